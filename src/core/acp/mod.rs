@@ -1,0 +1,1 @@
+//! ACP dialect (see issue 4).

@@ -1,0 +1,89 @@
+//! What an engine asks its driver to do. Engines queue actions; the driver
+//! drains them with `poll_action()` after every input.
+
+use serde_json::Value;
+
+use super::error::SteeringError;
+use super::json_rpc::RequestId;
+
+/// Identifies one user submission inside an engine.
+///
+/// ```
+/// use renderer_steering::core::OpId;
+/// assert_ne!(OpId(1), OpId(2));
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct OpId(pub u64);
+
+/// A host call to make through the embedding app's transport.
+///
+/// ```
+/// use renderer_steering::core::{OpId, OutgoingRequest, RequestId};
+/// let r = OutgoingRequest {
+///     id: RequestId(1), op: OpId(1), method: "thread/read",
+///     params: serde_json::json!({}), timeout_ms: Some(10_000), carries_message: false,
+/// };
+/// assert!(!r.carries_message);
+/// ```
+#[derive(Debug, Clone, PartialEq)]
+pub struct OutgoingRequest {
+    /// Engine-local id; feed the answer back with it.
+    pub id: RequestId,
+    /// The submission this call serves.
+    pub op: OpId,
+    /// JSON-RPC method.
+    pub method: &'static str,
+    /// JSON-RPC params (always an object).
+    pub params: Value,
+    /// The bound the engine enforces (`None` for an open `session/prompt`).
+    pub timeout_ms: Option<u64>,
+    /// True for the request that carries the user's message (the steer or
+    /// prompt); the driver attaches the caller's request options to it only.
+    pub carries_message: bool,
+}
+
+/// One instruction to the driver.
+///
+/// ```
+/// use renderer_steering::core::{Action, OpId};
+/// let a: Action<()> = Action::Retract { op: OpId(3) };
+/// assert!(matches!(a, Action::Retract { .. }));
+/// ```
+#[derive(Debug, Clone, PartialEq)]
+pub enum Action<O> {
+    /// Make this host call.
+    Send(OutgoingRequest),
+    /// Show the message optimistically (`official`, `activeTurn`, `newTurn`, `queued`).
+    Present {
+        /// The submission.
+        op: OpId,
+        /// What to show.
+        presentation: &'static str,
+    },
+    /// The host delivered differently from what was shown: replace, never show both.
+    Reconcile {
+        /// The submission.
+        op: OpId,
+        /// What was shown.
+        from: &'static str,
+        /// What the host did.
+        to: &'static str,
+    },
+    /// Remove the optimistic presentation (the draft is in the failure).
+    Retract {
+        /// The submission.
+        op: OpId,
+    },
+    /// The submission reached its one terminal outcome.
+    Complete {
+        /// The submission.
+        op: OpId,
+        /// Outcome or failure (with the draft).
+        result: Result<O, SteeringError>,
+    },
+    /// Something a composer shows changed for this thread or session.
+    Changed {
+        /// Thread or session id.
+        key: String,
+    },
+}

@@ -1,0 +1,229 @@
+//! The delivery decision: inspect -> ownership/list -> thread/read, with what
+//! the connection has already taught us (missing methods, thread owners).
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use serde::de::DeserializeOwned;
+use serde_json::{json, Value};
+
+use super::wire::{Delivery, InspectAnswer, Owner, OwnershipAnswer, ThreadReadAnswer};
+use crate::core::error::Failure;
+use crate::core::requests::HostAnswer;
+
+/// A request the decision can make.
+///
+/// ```
+/// use renderer_steering::core::codexhost::decision::Probe;
+/// assert_eq!(Probe::Inspect.method(), "codexhost/thread/steering/inspect");
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Probe {
+    /// `codexhost/thread/steering/inspect { threadId, text }`.
+    Inspect,
+    /// `codexhost/thread/ownership/list { threadIds: [threadId] }`.
+    OwnershipList,
+    /// `thread/read { threadId, includeTurns: false }` (native check).
+    ThreadRead,
+}
+
+const CHAIN: [Probe; 3] = [Probe::Inspect, Probe::OwnershipList, Probe::ThreadRead];
+
+impl Probe {
+    /// JSON-RPC method.
+    ///
+    /// ```
+    /// # use renderer_steering::core::codexhost::decision::Probe;
+    /// assert_eq!(Probe::ThreadRead.method(), "thread/read");
+    /// ```
+    pub fn method(self) -> &'static str {
+        match self {
+            Probe::Inspect => "codexhost/thread/steering/inspect",
+            Probe::OwnershipList => "codexhost/thread/ownership/list",
+            Probe::ThreadRead => "thread/read",
+        }
+    }
+
+    /// JSON-RPC params.
+    ///
+    /// ```
+    /// # use renderer_steering::core::codexhost::decision::Probe;
+    /// assert_eq!(Probe::OwnershipList.params("t", "x"), serde_json::json!({"threadIds": ["t"]}));
+    /// ```
+    pub fn params(self, thread_id: &str, text: &str) -> Value {
+        match self {
+            Probe::Inspect => json!({ "threadId": thread_id, "text": text }),
+            Probe::OwnershipList => json!({ "threadIds": [thread_id] }),
+            Probe::ThreadRead => json!({ "threadId": thread_id, "includeTurns": false }),
+        }
+    }
+
+    /// Trace name of the path this probe decides.
+    ///
+    /// ```
+    /// # use renderer_steering::core::codexhost::decision::Probe;
+    /// assert_eq!(Probe::OwnershipList.path(), "ownershipList");
+    /// ```
+    pub fn path(self) -> &'static str {
+        match self {
+            Probe::Inspect => "inspect",
+            Probe::OwnershipList => "ownershipList",
+            Probe::ThreadRead => "threadRead",
+        }
+    }
+}
+
+/// What to do next while deciding.
+///
+/// ```
+/// use renderer_steering::core::codexhost::decision::Step;
+/// use renderer_steering::core::codexhost::Delivery;
+/// assert_eq!(Step::Decided(Delivery::Official), Step::Decided(Delivery::Official));
+/// ```
+#[derive(Debug, Clone, PartialEq)]
+pub enum Step {
+    /// The delivery is known.
+    Decided(Delivery),
+    /// Send this probe.
+    Ask(Probe),
+    /// The decision failed; no steer follows.
+    Fail(Failure),
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum KnownOwner {
+    Codex,
+    External,
+}
+
+/// Facts about one host connection: which methods it lacks and who owns the
+/// threads we asked about (an owner never changes).
+///
+/// ```
+/// use renderer_steering::core::codexhost::decision::{Knowledge, Probe, Step};
+/// let k = Knowledge::default();
+/// assert_eq!(k.first_step("t"), Step::Ask(Probe::Inspect));
+/// ```
+#[derive(Debug, Default)]
+pub struct Knowledge {
+    unsupported: BTreeSet<&'static str>,
+    owners: BTreeMap<String, KnownOwner>,
+}
+
+fn parse<T: DeserializeOwned>(probe: Probe, value: &Value) -> Result<T, Failure> {
+    T::deserialize(value).map_err(|e| Failure::Malformed { method: probe.method().into(), detail: e.to_string() })
+}
+
+impl Knowledge {
+    /// The first step for a thread: a cached owner decides with no round
+    /// trip (codex threads always; external threads only when the host has
+    /// no live inspect), otherwise the first probe the host supports.
+    ///
+    /// ```
+    /// # use renderer_steering::core::codexhost::decision::{Knowledge, Probe, Step};
+    /// assert_eq!(Knowledge::default().first_step("t"), Step::Ask(Probe::Inspect));
+    /// ```
+    pub fn first_step(&self, thread_id: &str) -> Step {
+        match self.owners.get(thread_id) {
+            Some(KnownOwner::Codex) => return Step::Decided(Delivery::Official),
+            Some(KnownOwner::External) if self.lacks(Probe::Inspect) => {
+                return Step::Decided(Delivery::NewTurn)
+            }
+            _ => {}
+        }
+        self.next_probe_from(0)
+    }
+
+    fn lacks(&self, probe: Probe) -> bool {
+        self.unsupported.contains(probe.method())
+    }
+
+    fn next_probe_from(&self, start: usize) -> Step {
+        CHAIN[start..]
+            .iter()
+            .find(|p| !self.lacks(**p))
+            .map(|p| Step::Ask(*p))
+            .unwrap_or(Step::Fail(Failure::OwnershipUnknown))
+    }
+
+    /// True when the first step needs no host call.
+    ///
+    /// ```
+    /// # use renderer_steering::core::codexhost::decision::Knowledge;
+    /// assert!(!Knowledge::default().is_cached("t"));
+    /// ```
+    pub fn is_cached(&self, thread_id: &str) -> bool {
+        matches!(self.first_step(thread_id), Step::Decided(_))
+    }
+
+    /// Learns from one probe's answer and says what comes next.
+    ///
+    /// ```
+    /// # use renderer_steering::core::codexhost::decision::{Knowledge, Probe, Step};
+    /// # use renderer_steering::core::requests::HostAnswer;
+    /// # use renderer_steering::core::RpcError;
+    /// let mut k = Knowledge::default();
+    /// let step = k.learn(Probe::Inspect, "t", &HostAnswer::Error(RpcError::new(-32601, "nope")), None);
+    /// assert_eq!(step, Step::Ask(Probe::OwnershipList));
+    /// ```
+    pub fn learn(&mut self, probe: Probe, thread_id: &str, answer: &HostAnswer, timeout_ms: Option<u64>) -> Step {
+        let method = probe.method();
+        let value = match answer {
+            HostAnswer::Result(value) => value,
+            HostAnswer::Error(error) if probe != Probe::ThreadRead && error.is_unsupported(method) => {
+                self.unsupported.insert(method);
+                let index = CHAIN.iter().position(|p| *p == probe).unwrap_or(CHAIN.len());
+                return self.next_probe_from(index + 1);
+            }
+            other => return Step::Fail(other.failure(method, timeout_ms).unwrap_or(Failure::OwnershipUnknown)),
+        };
+        match self.read(probe, thread_id, value) {
+            Ok(step) => step,
+            Err(failure) => Step::Fail(failure),
+        }
+    }
+
+    fn read(&mut self, probe: Probe, thread_id: &str, value: &Value) -> Result<Step, Failure> {
+        let owner = match probe {
+            Probe::Inspect => {
+                let answer: InspectAnswer = parse(probe, value)?;
+                if answer.delivery == Delivery::Official {
+                    self.owners.insert(thread_id.to_string(), KnownOwner::Codex);
+                }
+                return Ok(Step::Decided(answer.delivery));
+            }
+            Probe::OwnershipList => {
+                let answer: OwnershipAnswer = parse(probe, value)?;
+                let row = answer.threads.into_iter().find(|r| r.thread_id == thread_id).ok_or_else(|| {
+                    Failure::Malformed { method: probe.method().into(), detail: "the thread is not in the answer".into() }
+                })?;
+                match row.owner {
+                    Owner::Codex => KnownOwner::Codex,
+                    Owner::External { .. } => KnownOwner::External,
+                }
+            }
+            Probe::ThreadRead => {
+                let answer: ThreadReadAnswer = parse(probe, value)?;
+                if !answer.is_native(thread_id) {
+                    return Err(Failure::OwnershipUnknown);
+                }
+                KnownOwner::Codex
+            }
+        };
+        self.owners.insert(thread_id.to_string(), owner);
+        Ok(Step::Decided(match owner {
+            KnownOwner::Codex => Delivery::Official,
+            KnownOwner::External => Delivery::NewTurn,
+        }))
+    }
+
+    /// Forgets what the old connection lacked (owners are kept: they never change).
+    ///
+    /// ```
+    /// # use renderer_steering::core::codexhost::decision::Knowledge;
+    /// let mut k = Knowledge::default();
+    /// k.connection_replaced();
+    /// ```
+    pub fn connection_replaced(&mut self) {
+        self.unsupported.clear();
+    }
+}

@@ -1,0 +1,449 @@
+//! The codexhost state machine: validate -> decide -> present -> send ->
+//! reconcile, or retract and hand the draft back.
+
+use std::collections::{BTreeMap, BTreeSet, VecDeque};
+
+use serde::Serialize;
+use serde_json::{json, Value};
+
+use super::decision::{Knowledge, Probe, Step};
+use super::request::{read_answer, SteerRequest};
+use super::wire::Delivery;
+use crate::core::action::{Action, OpId};
+use crate::core::content::steer_text;
+use crate::core::error::{Failure, SteeringError};
+use crate::core::flight::{Admission, Lanes, Ticket};
+use crate::core::json_rpc::RequestId;
+use crate::core::requests::{HostAnswer, Pending, PendingRequests};
+use crate::core::timeouts::Timeouts;
+use crate::core::trace::{ProbeAnswer, Trace};
+
+/// The decision alone (`decide()`): no steer is sent.
+///
+/// ```
+/// use renderer_steering::core::codexhost::{Decision, Delivery};
+/// let d = Decision { delivery: Delivery::Official, trace: Default::default() };
+/// assert_eq!(d.delivery.as_str(), "official");
+/// ```
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Decision {
+    /// How the draft would be delivered.
+    pub delivery: Delivery,
+    /// How that was found out.
+    pub trace: Trace,
+}
+
+/// A delivered steer.
+///
+/// ```
+/// use renderer_steering::core::codexhost::{Delivery, SteerOutcome};
+/// let o = SteerOutcome { turn_id: "t".into(), delivery: Delivery::NewTurn, presented: Delivery::NewTurn, trace: Default::default() };
+/// assert_eq!(o.turn_id, "t");
+/// ```
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct SteerOutcome {
+    /// The turn that holds the input.
+    pub turn_id: String,
+    /// How the host delivered it.
+    pub delivery: Delivery,
+    /// What the UI showed first.
+    pub presented: Delivery,
+    /// The decision trace.
+    pub trace: Trace,
+}
+
+/// What a codexhost submission ends with.
+///
+/// ```
+/// use renderer_steering::core::codexhost::{CodexhostOutcome, Decision, Delivery};
+/// let o = CodexhostOutcome::Decided(Decision { delivery: Delivery::Official, trace: Default::default() });
+/// assert!(matches!(o, CodexhostOutcome::Decided(_)));
+/// ```
+#[derive(Debug, Clone, PartialEq)]
+pub enum CodexhostOutcome {
+    /// From `decide()`.
+    Decided(Decision),
+    /// From `steer()`.
+    Steered(SteerOutcome),
+}
+
+/// How a submission was admitted.
+///
+/// ```
+/// use renderer_steering::core::codexhost::Submitted;
+/// use renderer_steering::core::OpId;
+/// assert_eq!(Submitted::Started(OpId(1)).op(), OpId(1));
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Submitted {
+    /// A new submission.
+    Started(OpId),
+    /// The same message as the pending one: wait for that op; nothing is sent.
+    Joined(OpId),
+}
+
+impl Submitted {
+    /// The op to wait for.
+    ///
+    /// ```
+    /// # use renderer_steering::core::codexhost::Submitted;
+    /// # use renderer_steering::core::OpId;
+    /// assert_eq!(Submitted::Joined(OpId(4)).op(), OpId(4));
+    /// ```
+    pub fn op(self) -> OpId {
+        match self {
+            Submitted::Started(op) | Submitted::Joined(op) => op,
+        }
+    }
+}
+
+#[derive(Debug)]
+enum Stage {
+    Deciding(Probe),
+    Sending { shown: Delivery, method: &'static str },
+}
+
+#[derive(Debug)]
+struct Op {
+    thread_id: String,
+    text: String,
+    steer: Option<SteerRequest>,
+    trace: Trace,
+    stage: Stage,
+}
+
+/// One codexhost connection's steering engine.
+///
+/// ```
+/// use renderer_steering::core::codexhost::CodexhostEngine;
+/// use renderer_steering::core::Timeouts;
+/// let engine = CodexhostEngine::new(Timeouts::default());
+/// assert_eq!(engine.live_state(), 0);
+/// ```
+#[derive(Debug)]
+pub struct CodexhostEngine {
+    timeouts: Timeouts,
+    knowledge: Knowledge,
+    lanes: Lanes,
+    requests: PendingRequests,
+    ops: BTreeMap<OpId, Op>,
+    followers: BTreeSet<String>,
+    actions: VecDeque<Action<CodexhostOutcome>>,
+    next_op: u64,
+    disposed: bool,
+}
+
+impl CodexhostEngine {
+    /// A fresh engine for one connection.
+    ///
+    /// ```
+    /// # use renderer_steering::core::codexhost::CodexhostEngine;
+    /// let e = CodexhostEngine::new(Default::default());
+    /// assert_eq!(e.poll_timeout(), None);
+    /// ```
+    pub fn new(timeouts: Timeouts) -> Self {
+        CodexhostEngine {
+            timeouts,
+            knowledge: Knowledge::default(),
+            lanes: Lanes::default(),
+            requests: PendingRequests::default(),
+            ops: BTreeMap::new(),
+            followers: BTreeSet::new(),
+            actions: VecDeque::new(),
+            next_op: 0,
+            disposed: false,
+        }
+    }
+
+    /// Asks how a draft would be delivered; sends no steer.
+    ///
+    /// ```
+    /// # use renderer_steering::core::codexhost::CodexhostEngine;
+    /// let mut e = CodexhostEngine::new(Default::default());
+    /// assert!(e.decide("t", "   ", 0).is_err());
+    /// assert!(e.decide("t", "use pnpm", 0).is_ok());
+    /// ```
+    pub fn decide(&mut self, thread_id: &str, text: &str, now: u64) -> Result<OpId, SteeringError> {
+        let draft = vec![json!({ "type": "text", "text": text })];
+        self.refuse_if_disposed(&draft)?;
+        let text = steer_text(&draft).map_err(|f| SteeringError::new(f, draft.clone(), Trace::default()))?;
+        let op = self.new_op_id();
+        self.begin(op, Op { thread_id: thread_id.into(), text, steer: None, trace: Trace::default(), stage: Stage::Deciding(Probe::Inspect) }, now);
+        Ok(op)
+    }
+
+    /// Submits a steer. Immediate refusals (invalid input, busy thread,
+    /// unconfirmed turn start, follower window, disposed) return `Err` with
+    /// the draft; everything later arrives as [`Action::Complete`].
+    ///
+    /// ```
+    /// # use renderer_steering::core::codexhost::{CodexhostEngine, SteerRequest};
+    /// let mut e = CodexhostEngine::new(Default::default());
+    /// let mut r = SteerRequest::text("t", Some("u"), "x");
+    /// r.pending_turn_start = true;
+    /// assert_eq!(e.steer(r, 0).unwrap_err().failure.kind(), "pendingTurnStart");
+    /// ```
+    pub fn steer(&mut self, request: SteerRequest, now: u64) -> Result<Submitted, SteeringError> {
+        let draft = request.input.clone();
+        self.refuse_if_disposed(&draft)?;
+        let refuse = |failure| SteeringError::new(failure, draft.clone(), Trace::default());
+        let text = steer_text(&request.input).map_err(refuse)?;
+        if request.pending_turn_start {
+            return Err(refuse(Failure::PendingTurnStart));
+        }
+        if self.followers.contains(&request.thread_id) {
+            return Err(refuse(Failure::Follower));
+        }
+        let op = self.new_op_id();
+        let ticket = Ticket { op, message_id: request.client_user_message_id.clone(), draft: draft.clone() };
+        match self.lanes.admit_exclusive(&request.thread_id, ticket) {
+            Admission::Start => {}
+            Admission::Join(existing) => return Ok(Submitted::Joined(existing)),
+            Admission::Refused | Admission::Queued => return Err(refuse(Failure::Busy)),
+        }
+        let thread_id = request.thread_id.clone();
+        self.begin(op, Op { thread_id, text, steer: Some(request), trace: Trace::default(), stage: Stage::Deciding(Probe::Inspect) }, now);
+        Ok(Submitted::Started(op))
+    }
+
+    /// Marks a thread as followed by this window (its owner window steers),
+    /// or owned again. Drivers refresh it before feeding a decision's answer.
+    ///
+    /// ```
+    /// # use renderer_steering::core::codexhost::{CodexhostEngine, SteerRequest};
+    /// let mut e = CodexhostEngine::new(Default::default());
+    /// e.set_follower("t", true);
+    /// assert_eq!(e.steer(SteerRequest::text("t", Some("u"), "x"), 0).unwrap_err().failure.kind(), "follower");
+    /// ```
+    pub fn set_follower(&mut self, thread_id: &str, follower: bool) {
+        if follower {
+            self.followers.insert(thread_id.into());
+        } else {
+            self.followers.remove(thread_id);
+        }
+    }
+
+    /// The thread a pending request serves (for refreshing the stream role).
+    ///
+    /// ```
+    /// # use renderer_steering::core::codexhost::CodexhostEngine;
+    /// # use renderer_steering::core::RequestId;
+    /// assert_eq!(CodexhostEngine::new(Default::default()).thread_of(RequestId(1)), None);
+    /// ```
+    pub fn thread_of(&self, id: RequestId) -> Option<&str> {
+        let op = self.requests.get(id)?.op;
+        self.ops.get(&op).map(|o| o.thread_id.as_str())
+    }
+
+    /// Feeds the host's answer to request `id`. Unknown or settled ids
+    /// (duplicates, answers after a timeout or dispose) are ignored.
+    ///
+    /// ```
+    /// # use renderer_steering::core::codexhost::CodexhostEngine;
+    /// # use renderer_steering::core::requests::HostAnswer;
+    /// # use renderer_steering::core::RequestId;
+    /// let mut e = CodexhostEngine::new(Default::default());
+    /// e.handle_answer(RequestId(42), HostAnswer::Timeout, 0);
+    /// assert!(e.poll_action().is_none());
+    /// ```
+    pub fn handle_answer(&mut self, id: RequestId, answer: HostAnswer, now: u64) {
+        if let Some(pending) = self.requests.settle(id) {
+            self.on_answer(pending, answer, now);
+        }
+    }
+
+    fn on_answer(&mut self, pending: Pending, answer: HostAnswer, now: u64) {
+        let Some(mut op) = self.ops.remove(&pending.op) else { return };
+        let op_id = pending.op;
+        match op.stage {
+            Stage::Deciding(probe) => {
+                op.trace.record_probe(probe.method(), probe_answer(&answer));
+                let step = self.knowledge.learn(probe, &op.thread_id, &answer, pending.timeout_ms);
+                self.advance(op_id, op, step, now);
+            }
+            Stage::Sending { shown, method } => {
+                let read = match &answer {
+                    HostAnswer::Result(value) => read_answer(method, value, shown),
+                    other => Err(other.failure(method, pending.timeout_ms).unwrap_or(Failure::Disposed)),
+                };
+                match read {
+                    Ok((turn_id, delivery)) => {
+                        op.trace.host_delivery = Some(delivery.as_str());
+                        if delivery != shown {
+                            self.actions.push_back(Action::Reconcile { op: op_id, from: shown.as_str(), to: delivery.as_str() });
+                        }
+                        let outcome = SteerOutcome { turn_id, delivery, presented: shown, trace: op.trace.clone() };
+                        self.complete(op_id, &op, Ok(CodexhostOutcome::Steered(outcome)));
+                    }
+                    Err(failure) => {
+                        self.actions.push_back(Action::Retract { op: op_id });
+                        self.fail(op_id, &op, failure);
+                    }
+                }
+            }
+        }
+    }
+
+    /// Times out every request whose deadline is at or before `now`.
+    ///
+    /// ```
+    /// # use renderer_steering::core::codexhost::CodexhostEngine;
+    /// let mut e = CodexhostEngine::new(Default::default());
+    /// e.decide("t", "x", 0).unwrap();
+    /// e.handle_timeout(10_000);
+    /// assert!(e.poll_action().is_some());
+    /// ```
+    pub fn handle_timeout(&mut self, now: u64) {
+        for (_, pending) in self.requests.expire(now) {
+            self.on_answer(pending, HostAnswer::Timeout, now);
+        }
+    }
+
+    /// When the driver must call [`Self::handle_timeout`] next.
+    ///
+    /// ```
+    /// # use renderer_steering::core::codexhost::CodexhostEngine;
+    /// let mut e = CodexhostEngine::new(Default::default());
+    /// e.decide("t", "x", 5).unwrap();
+    /// assert_eq!(e.poll_timeout(), Some(10_005));
+    /// ```
+    pub fn poll_timeout(&self) -> Option<u64> {
+        self.requests.next_deadline()
+    }
+
+    /// The next action for the driver.
+    ///
+    /// ```
+    /// # use renderer_steering::core::codexhost::CodexhostEngine;
+    /// assert!(CodexhostEngine::new(Default::default()).poll_action().is_none());
+    /// ```
+    pub fn poll_action(&mut self) -> Option<Action<CodexhostOutcome>> {
+        self.actions.pop_front()
+    }
+
+    /// The host connection was replaced: forget which methods it lacked.
+    ///
+    /// ```
+    /// # use renderer_steering::core::codexhost::CodexhostEngine;
+    /// CodexhostEngine::new(Default::default()).connection_replaced();
+    /// ```
+    pub fn connection_replaced(&mut self) {
+        self.knowledge.connection_replaced();
+    }
+
+    /// Rejects every submission in progress with `disposed` (draft handed
+    /// back, presentation retracted) and sends nothing more.
+    ///
+    /// ```
+    /// # use renderer_steering::core::codexhost::CodexhostEngine;
+    /// let mut e = CodexhostEngine::new(Default::default());
+    /// e.decide("t", "x", 0).unwrap();
+    /// e.dispose();
+    /// assert!(e.decide("t", "x", 0).is_err());
+    /// ```
+    pub fn dispose(&mut self) {
+        self.disposed = true;
+        self.requests.clear();
+        for (op_id, op) in std::mem::take(&mut self.ops) {
+            if matches!(op.stage, Stage::Sending { .. }) {
+                self.actions.push_back(Action::Retract { op: op_id });
+            }
+            self.fail(op_id, &op, Failure::Disposed);
+        }
+    }
+
+    /// Submissions, lanes and requests still held (0 when all have settled).
+    ///
+    /// ```
+    /// # use renderer_steering::core::codexhost::CodexhostEngine;
+    /// assert_eq!(CodexhostEngine::new(Default::default()).live_state(), 0);
+    /// ```
+    pub fn live_state(&self) -> usize {
+        self.ops.len() + self.lanes.len() + self.requests.len()
+    }
+
+    fn new_op_id(&mut self) -> OpId {
+        self.next_op += 1;
+        OpId(self.next_op)
+    }
+
+    fn refuse_if_disposed(&self, draft: &[Value]) -> Result<(), SteeringError> {
+        if self.disposed {
+            return Err(SteeringError::new(Failure::Disposed, draft.to_vec(), Trace::default()));
+        }
+        Ok(())
+    }
+
+    fn begin(&mut self, op_id: OpId, mut op: Op, now: u64) {
+        let step = self.knowledge.first_step(&op.thread_id);
+        if matches!(step, Step::Decided(_)) {
+            op.trace.path = Some("cachedOwner");
+        }
+        self.advance(op_id, op, step, now);
+    }
+
+    fn advance(&mut self, op_id: OpId, mut op: Op, step: Step, now: u64) {
+        match step {
+            Step::Ask(probe) => {
+                let params = probe.params(&op.thread_id, &op.text);
+                let request = self.requests.issue(op_id, probe.method(), params, Some(self.timeouts.decide_ms), false, now);
+                op.stage = Stage::Deciding(probe);
+                self.actions.push_back(Action::Send(request));
+                self.ops.insert(op_id, op);
+            }
+            Step::Fail(failure) => self.fail(op_id, &op, failure),
+            Step::Decided(delivery) => {
+                if let (Stage::Deciding(probe), None) = (&op.stage, op.trace.path) {
+                    op.trace.path = Some(probe.path());
+                }
+                self.send(op_id, op, delivery, now);
+            }
+        }
+    }
+
+    fn send(&mut self, op_id: OpId, mut op: Op, delivery: Delivery, now: u64) {
+        let Some(request) = op.steer.take() else {
+            let decision = Decision { delivery, trace: op.trace.clone() };
+            return self.complete(op_id, &op, Ok(CodexhostOutcome::Decided(decision)));
+        };
+        if self.followers.contains(&op.thread_id) {
+            op.steer = Some(request);
+            return self.fail(op_id, &op, Failure::Follower);
+        }
+        let (method, params, shown) = request.call(delivery);
+        let timeout = request.steer_timeout_ms.unwrap_or(self.timeouts.steer_ms);
+        op.trace.presented = Some(shown.as_str());
+        op.trace.sent = Some(method);
+        op.stage = Stage::Sending { shown, method };
+        op.steer = Some(request);
+        self.actions.push_back(Action::Present { op: op_id, presentation: shown.as_str() });
+        let outgoing = self.requests.issue(op_id, method, params, Some(timeout), true, now);
+        self.actions.push_back(Action::Send(outgoing));
+        self.ops.insert(op_id, op);
+    }
+
+    fn fail(&mut self, op_id: OpId, op: &Op, failure: Failure) {
+        let draft = match &op.steer {
+            Some(request) => request.input.clone(),
+            None => vec![json!({ "type": "text", "text": op.text })],
+        };
+        self.complete(op_id, op, Err(SteeringError::new(failure, draft, op.trace.clone())));
+    }
+
+    fn complete(&mut self, op_id: OpId, op: &Op, result: Result<CodexhostOutcome, SteeringError>) {
+        if op.steer.is_some() {
+            self.lanes.finish(&op.thread_id, op_id);
+        }
+        self.actions.push_back(Action::Complete { op: op_id, result });
+    }
+}
+
+fn probe_answer(answer: &HostAnswer) -> ProbeAnswer {
+    match answer {
+        HostAnswer::Result(value) => ProbeAnswer::Result(value.clone()),
+        HostAnswer::Error(error) => ProbeAnswer::Error(error.clone()),
+        HostAnswer::Timeout => ProbeAnswer::Timeout,
+        HostAnswer::Transport(detail) => ProbeAnswer::Transport(detail.clone()),
+    }
+}

@@ -1,0 +1,17 @@
+//! The codexhost dialect (`../shared/specs/codexhost-steering.md`).
+//!
+//! ```
+//! use renderer_steering::core::codexhost::{CodexhostEngine, Delivery};
+//! let engine = CodexhostEngine::new(Default::default());
+//! assert_eq!(Delivery::ActiveTurn.as_str(), "activeTurn");
+//! # drop(engine);
+//! ```
+
+pub mod decision;
+mod engine;
+pub mod request;
+pub mod wire;
+
+pub use engine::{CodexhostEngine, CodexhostOutcome, Decision, SteerOutcome, Submitted};
+pub use request::SteerRequest;
+pub use wire::Delivery;

@@ -1,0 +1,226 @@
+//! codexhost wire types (serde). Answers are parsed strictly: a missing or
+//! mistyped field, `null`, or an unknown `delivery` value is an error.
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+/// How a steer reaches the agent.
+///
+/// ```
+/// use renderer_steering::core::codexhost::Delivery;
+/// let d: Delivery = serde_json::from_str("\"activeTurn\"").unwrap();
+/// assert_eq!(d, Delivery::ActiveTurn);
+/// assert!(serde_json::from_str::<Delivery>("\"sideways\"").is_err());
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub enum Delivery {
+    /// A Codex thread: the stock `turn/steer`, untouched.
+    Official,
+    /// Folded into the running turn by the harness.
+    ActiveTurn,
+    /// The running turn is stopped and a new one starts with the input.
+    NewTurn,
+}
+
+impl Delivery {
+    /// The wire name.
+    ///
+    /// ```
+    /// # use renderer_steering::core::codexhost::Delivery;
+    /// assert_eq!(Delivery::NewTurn.as_str(), "newTurn");
+    /// ```
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Delivery::Official => "official",
+            Delivery::ActiveTurn => "activeTurn",
+            Delivery::NewTurn => "newTurn",
+        }
+    }
+}
+
+/// `codexhost/thread/steering/inspect` result.
+///
+/// ```
+/// use renderer_steering::core::codexhost::wire::InspectAnswer;
+/// let a: InspectAnswer = serde_json::from_value(serde_json::json!({"delivery": "newTurn"})).unwrap();
+/// assert_eq!(a.delivery.as_str(), "newTurn");
+/// ```
+#[derive(Debug, Clone, Deserialize)]
+pub struct InspectAnswer {
+    /// The host's decision.
+    pub delivery: Delivery,
+}
+
+/// Owner of a thread.
+///
+/// ```
+/// use renderer_steering::core::codexhost::wire::Owner;
+/// let o: Owner = serde_json::from_value(serde_json::json!({"owner": "external", "harnessId": "claude"})).unwrap();
+/// assert!(matches!(o, Owner::External { .. }));
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+#[serde(tag = "owner", rename_all = "lowercase")]
+pub enum Owner {
+    /// Run by the official app-server.
+    Codex,
+    /// Run by another harness through the host.
+    External {
+        /// The harness.
+        #[serde(rename = "harnessId")]
+        harness_id: String,
+    },
+}
+
+/// One row of `codexhost/thread/ownership/list`.
+///
+/// ```
+/// use renderer_steering::core::codexhost::wire::OwnershipRow;
+/// let r: OwnershipRow = serde_json::from_value(serde_json::json!({"threadId": "t", "owner": "codex"})).unwrap();
+/// assert_eq!(r.thread_id, "t");
+/// ```
+#[derive(Debug, Clone, Deserialize)]
+pub struct OwnershipRow {
+    /// The thread.
+    #[serde(rename = "threadId")]
+    pub thread_id: String,
+    /// Its owner.
+    #[serde(flatten)]
+    pub owner: Owner,
+}
+
+/// `codexhost/thread/ownership/list` result.
+///
+/// ```
+/// use renderer_steering::core::codexhost::wire::OwnershipAnswer;
+/// let a: OwnershipAnswer = serde_json::from_value(serde_json::json!({"threads": []})).unwrap();
+/// assert!(a.threads.is_empty());
+/// ```
+#[derive(Debug, Clone, Deserialize)]
+pub struct OwnershipAnswer {
+    /// Rows for the asked ids.
+    pub threads: Vec<OwnershipRow>,
+}
+
+/// The part of `thread/read` the native check reads.
+///
+/// ```
+/// use renderer_steering::core::codexhost::wire::ThreadReadAnswer;
+/// let a: ThreadReadAnswer = serde_json::from_value(serde_json::json!(
+///     {"thread": {"id": "t", "modelProvider": "openai", "cliVersion": "0.9"}})).unwrap();
+/// assert!(a.is_native("t"));
+/// ```
+#[derive(Debug, Clone, Deserialize)]
+pub struct ThreadReadAnswer {
+    /// The thread.
+    pub thread: ThreadMeta,
+}
+
+/// Thread metadata from `thread/read`.
+///
+/// ```
+/// use renderer_steering::core::codexhost::wire::ThreadMeta;
+/// let m: ThreadMeta = serde_json::from_value(serde_json::json!({"id": "t"})).unwrap();
+/// assert!(m.model_provider.is_null());
+/// ```
+#[derive(Debug, Clone, Deserialize)]
+pub struct ThreadMeta {
+    /// Thread id.
+    pub id: String,
+    /// Provider (any JSON; checked by [`ThreadReadAnswer::is_native`]).
+    #[serde(default, rename = "modelProvider")]
+    pub model_provider: Value,
+    /// CLI version (any JSON; checked by [`ThreadReadAnswer::is_native`]).
+    #[serde(default, rename = "cliVersion")]
+    pub cli_version: Value,
+}
+
+impl ThreadReadAnswer {
+    /// Native only if the id matches and both fields are non-empty strings
+    /// other than `"codexhost"`.
+    ///
+    /// ```
+    /// # use renderer_steering::core::codexhost::wire::ThreadReadAnswer;
+    /// let a: ThreadReadAnswer = serde_json::from_value(serde_json::json!(
+    ///     {"thread": {"id": "t", "modelProvider": "codexhost", "cliVersion": "1"}})).unwrap();
+    /// assert!(!a.is_native("t"));
+    /// ```
+    pub fn is_native(&self, thread_id: &str) -> bool {
+        let real = |v: &Value| v.as_str().is_some_and(|s| !s.is_empty() && s != "codexhost");
+        self.thread.id == thread_id && real(&self.thread.model_provider) && real(&self.thread.cli_version)
+    }
+}
+
+/// `turn/steer` result. `delivery` may only be `activeTurn` or `newTurn`.
+///
+/// ```
+/// use renderer_steering::core::codexhost::wire::SteerAnswer;
+/// let a: SteerAnswer = serde_json::from_value(serde_json::json!({"turnId": "t2", "delivery": "newTurn"})).unwrap();
+/// assert_eq!(a.turn_id, "t2");
+/// assert!(serde_json::from_value::<SteerAnswer>(serde_json::json!({"turnId": "t2", "delivery": "official"})).is_err());
+/// ```
+#[derive(Debug, Clone, Deserialize)]
+pub struct SteerAnswer {
+    /// The turn that now holds the input.
+    #[serde(rename = "turnId")]
+    pub turn_id: String,
+    /// How the host delivered it.
+    #[serde(default)]
+    pub delivery: Option<HostDelivery>,
+}
+
+/// The deliveries a host may report in a `turn/steer` answer.
+///
+/// ```
+/// use renderer_steering::core::codexhost::wire::HostDelivery;
+/// assert_eq!(HostDelivery::ActiveTurn.as_delivery().as_str(), "activeTurn");
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub enum HostDelivery {
+    /// Folded into the running turn.
+    ActiveTurn,
+    /// Restarted as a new turn.
+    NewTurn,
+}
+
+impl HostDelivery {
+    /// As a [`Delivery`].
+    ///
+    /// ```
+    /// # use renderer_steering::core::codexhost::wire::HostDelivery;
+    /// assert_eq!(HostDelivery::NewTurn.as_delivery().as_str(), "newTurn");
+    /// ```
+    pub fn as_delivery(self) -> Delivery {
+        match self {
+            HostDelivery::ActiveTurn => Delivery::ActiveTurn,
+            HostDelivery::NewTurn => Delivery::NewTurn,
+        }
+    }
+}
+
+/// `turn/start` result (only the id is read).
+///
+/// ```
+/// use renderer_steering::core::codexhost::wire::TurnStartAnswer;
+/// let a: TurnStartAnswer = serde_json::from_value(serde_json::json!({"turn": {"id": "t9", "status": "inProgress"}})).unwrap();
+/// assert_eq!(a.turn.id, "t9");
+/// ```
+#[derive(Debug, Clone, Deserialize)]
+pub struct TurnStartAnswer {
+    /// The started turn.
+    pub turn: TurnRef,
+}
+
+/// A turn reference.
+///
+/// ```
+/// use renderer_steering::core::codexhost::wire::TurnRef;
+/// let t: TurnRef = serde_json::from_value(serde_json::json!({"id": "x"})).unwrap();
+/// assert_eq!(t.id, "x");
+/// ```
+#[derive(Debug, Clone, Deserialize)]
+pub struct TurnRef {
+    /// Turn id.
+    pub id: String,
+}

@@ -1,0 +1,33 @@
+//! The sans-IO core: wire types, shared submission machinery and one state
+//! machine per dialect. Nothing here touches a clock, a socket or JavaScript;
+//! time comes in as a millisecond count supplied by the caller.
+//!
+//! Shared machinery (one place for each rule):
+//! - [`content`]: validating a draft and handing it back untouched;
+//! - [`flight`]: one steer in flight per thread/session, FIFO queue, dedupe;
+//! - [`requests`]: every host call is bounded by a deadline;
+//! - [`action`]: what an engine asks its driver to do;
+//! - [`error`] and [`trace`]: typed failures that carry the draft and the
+//!   decision trace.
+//!
+//! ```
+//! use renderer_steering::core::Timeouts;
+//! assert_eq!(Timeouts::default().decide_ms, 10_000);
+//! ```
+
+pub mod acp;
+pub mod action;
+pub mod codexhost;
+pub mod content;
+pub mod error;
+pub mod flight;
+pub mod json_rpc;
+pub mod requests;
+pub mod timeouts;
+pub mod trace;
+
+pub use action::{Action, OpId, OutgoingRequest};
+pub use error::{Failure, SteeringError};
+pub use json_rpc::{RequestId, RpcError};
+pub use timeouts::Timeouts;
+pub use trace::{ProbeAnswer, ProbeRecord, Trace};

@@ -1,0 +1,204 @@
+//! Outstanding host calls and their deadlines. Time is an input: callers pass
+//! `now` in milliseconds; nothing here reads a clock.
+
+use std::collections::BTreeMap;
+
+use serde_json::Value;
+
+use super::action::{OpId, OutgoingRequest};
+use super::error::Failure;
+use super::json_rpc::{RequestId, RpcError};
+
+/// What came back for a host call.
+///
+/// ```
+/// use renderer_steering::core::requests::HostAnswer;
+/// let a = HostAnswer::Result(serde_json::json!({"turnId": "t"}));
+/// assert!(matches!(a, HostAnswer::Result(_)));
+/// ```
+#[derive(Debug, Clone, PartialEq)]
+pub enum HostAnswer {
+    /// JSON-RPC result.
+    Result(Value),
+    /// JSON-RPC error.
+    Error(RpcError),
+    /// The transport failed (closed, write error, garbled frame).
+    Transport(String),
+    /// The engine's own bound passed (produced by [`PendingRequests::expire`]).
+    Timeout,
+}
+
+impl HostAnswer {
+    /// The failure this answer means for `method`, or `None` for a result.
+    ///
+    /// ```
+    /// use renderer_steering::core::requests::HostAnswer;
+    /// let f = HostAnswer::Timeout.failure("thread/read", Some(10)).unwrap();
+    /// assert_eq!(f.message(), "thread/read got no answer within 10 ms");
+    /// ```
+    pub fn failure(&self, method: &str, timeout_ms: Option<u64>) -> Option<Failure> {
+        let method = method.to_string();
+        match self {
+            HostAnswer::Result(_) => None,
+            HostAnswer::Error(error) => Some(Failure::Host { method, error: error.clone() }),
+            HostAnswer::Transport(detail) => Some(Failure::Transport { method, detail: detail.clone() }),
+            HostAnswer::Timeout => Some(Failure::Timeout { method, after_ms: timeout_ms.unwrap_or(0) }),
+        }
+    }
+}
+
+/// One call that has not been answered.
+///
+/// ```
+/// use renderer_steering::core::requests::PendingRequests;
+/// use renderer_steering::core::OpId;
+/// let mut p = PendingRequests::default();
+/// let r = p.issue(OpId(1), "thread/read", serde_json::json!({}), Some(5), false, 100);
+/// assert_eq!(p.get(r.id).unwrap().deadline, Some(105));
+/// ```
+#[derive(Debug, Clone, PartialEq)]
+pub struct Pending {
+    /// The submission it serves.
+    pub op: OpId,
+    /// Its method.
+    pub method: &'static str,
+    /// When it times out (ms), if bounded.
+    pub deadline: Option<u64>,
+    /// Its bound.
+    pub timeout_ms: Option<u64>,
+}
+
+/// All outstanding calls of one engine.
+///
+/// ```
+/// use renderer_steering::core::requests::PendingRequests;
+/// let p = PendingRequests::default();
+/// assert_eq!(p.next_deadline(), None);
+/// ```
+#[derive(Debug, Default)]
+pub struct PendingRequests {
+    next: u64,
+    open: BTreeMap<RequestId, Pending>,
+}
+
+impl PendingRequests {
+    /// Registers a call and returns the request to send.
+    ///
+    /// ```
+    /// # use renderer_steering::core::requests::PendingRequests;
+    /// # use renderer_steering::core::OpId;
+    /// let mut p = PendingRequests::default();
+    /// let a = p.issue(OpId(1), "x", serde_json::json!({}), None, false, 0);
+    /// let b = p.issue(OpId(1), "x", serde_json::json!({}), None, false, 0);
+    /// assert_ne!(a.id, b.id);
+    /// ```
+    pub fn issue(
+        &mut self,
+        op: OpId,
+        method: &'static str,
+        params: Value,
+        timeout_ms: Option<u64>,
+        carries_message: bool,
+        now: u64,
+    ) -> OutgoingRequest {
+        self.next += 1;
+        let id = RequestId(self.next);
+        let deadline = timeout_ms.map(|t| now.saturating_add(t));
+        self.open.insert(id, Pending { op, method, deadline, timeout_ms });
+        OutgoingRequest { id, op, method, params, timeout_ms, carries_message }
+    }
+
+    /// Looks a call up without removing it.
+    ///
+    /// ```
+    /// # use renderer_steering::core::requests::PendingRequests;
+    /// # use renderer_steering::core::RequestId;
+    /// assert!(PendingRequests::default().get(RequestId(9)).is_none());
+    /// ```
+    pub fn get(&self, id: RequestId) -> Option<&Pending> {
+        self.open.get(&id)
+    }
+
+    /// Removes an answered call; `None` for unknown or already settled ids
+    /// (a second answer, or an answer after the timeout, is ignored).
+    ///
+    /// ```
+    /// # use renderer_steering::core::requests::PendingRequests;
+    /// # use renderer_steering::core::OpId;
+    /// let mut p = PendingRequests::default();
+    /// let r = p.issue(OpId(1), "x", serde_json::json!({}), None, false, 0);
+    /// assert!(p.settle(r.id).is_some());
+    /// assert!(p.settle(r.id).is_none());
+    /// ```
+    pub fn settle(&mut self, id: RequestId) -> Option<Pending> {
+        self.open.remove(&id)
+    }
+
+    /// The earliest deadline, for the driver's single timer.
+    ///
+    /// ```
+    /// # use renderer_steering::core::requests::PendingRequests;
+    /// # use renderer_steering::core::OpId;
+    /// let mut p = PendingRequests::default();
+    /// p.issue(OpId(1), "x", serde_json::json!({}), Some(50), false, 10);
+    /// p.issue(OpId(2), "x", serde_json::json!({}), Some(20), false, 10);
+    /// assert_eq!(p.next_deadline(), Some(30));
+    /// ```
+    pub fn next_deadline(&self) -> Option<u64> {
+        self.open.values().filter_map(|p| p.deadline).min()
+    }
+
+    /// Removes and returns every call whose deadline is at or before `now`.
+    ///
+    /// ```
+    /// # use renderer_steering::core::requests::PendingRequests;
+    /// # use renderer_steering::core::OpId;
+    /// let mut p = PendingRequests::default();
+    /// let r = p.issue(OpId(1), "x", serde_json::json!({}), Some(5), false, 0);
+    /// assert!(p.expire(4).is_empty());
+    /// assert_eq!(p.expire(5)[0].0, r.id);
+    /// ```
+    pub fn expire(&mut self, now: u64) -> Vec<(RequestId, Pending)> {
+        let due: Vec<RequestId> = self
+            .open
+            .iter()
+            .filter(|(_, p)| p.deadline.is_some_and(|d| d <= now))
+            .map(|(id, _)| *id)
+            .collect();
+        due.into_iter().filter_map(|id| self.open.remove(&id).map(|p| (id, p))).collect()
+    }
+
+    /// Forgets every call (on dispose); late answers are then ignored.
+    ///
+    /// ```
+    /// # use renderer_steering::core::requests::PendingRequests;
+    /// # use renderer_steering::core::OpId;
+    /// let mut p = PendingRequests::default();
+    /// p.issue(OpId(1), "x", serde_json::json!({}), None, false, 0);
+    /// p.clear();
+    /// assert!(p.is_empty());
+    /// ```
+    pub fn clear(&mut self) {
+        self.open.clear();
+    }
+
+    /// True when nothing is outstanding.
+    ///
+    /// ```
+    /// # use renderer_steering::core::requests::PendingRequests;
+    /// assert!(PendingRequests::default().is_empty());
+    /// ```
+    pub fn is_empty(&self) -> bool {
+        self.open.is_empty()
+    }
+
+    /// How many calls are outstanding.
+    ///
+    /// ```
+    /// # use renderer_steering::core::requests::PendingRequests;
+    /// assert_eq!(PendingRequests::default().len(), 0);
+    /// ```
+    pub fn len(&self) -> usize {
+        self.open.len()
+    }
+}

@@ -1,0 +1,38 @@
+//! # renderer-steering
+//!
+//! Decides how a message typed *while an agent turn is running* reaches that
+//! turn, for codexhost hosts and ACP agents.
+//!
+//! Two layers, visible in the folder layout:
+//! - [`core`]: a sans-IO engine. Plain Rust state machines that take inputs
+//!   (a submission, a host answer, the current time in milliseconds) and
+//!   return [`core::Action`]s. No I/O, no clock, no JavaScript.
+//! - `shell` (wasm32 only): wasm-bindgen classes that drive the core with JS
+//!   promises, timers and the transport the embedding app supplies.
+//!
+//! ```
+//! use renderer_steering::core::codexhost::{CodexhostEngine, SteerRequest};
+//! use renderer_steering::core::{Action, Timeouts};
+//! use serde_json::json;
+//!
+//! let mut engine = CodexhostEngine::new(Timeouts::default());
+//! let op = engine
+//!     .steer(SteerRequest::text("thread-1", Some("turn-1"), "use pnpm"), 0)
+//!     .unwrap();
+//! // The engine's first action is to ask the host how the draft would be delivered.
+//! match engine.poll_action() {
+//!     Some(Action::Send(request)) => {
+//!         assert_eq!(request.method, "codexhost/thread/steering/inspect");
+//!         assert_eq!(request.params, json!({ "threadId": "thread-1", "text": "use pnpm" }));
+//!     }
+//!     other => panic!("unexpected {other:?}"),
+//! }
+//! # let _ = op;
+//! ```
+#![forbid(unsafe_code)]
+#![warn(missing_docs)]
+
+pub mod core;
+
+#[cfg(target_arch = "wasm32")]
+pub mod shell;
