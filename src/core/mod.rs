@@ -19,6 +19,7 @@ pub mod acp;
 pub mod action;
 pub mod codexhost;
 pub mod content;
+pub mod driven;
 pub mod error;
 pub mod flight;
 pub mod json_rpc;

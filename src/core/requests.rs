@@ -26,6 +26,8 @@ pub enum HostAnswer {
     Transport(String),
     /// The engine's own bound passed (produced by [`PendingRequests::expire`]).
     Timeout,
+    /// An answer arrived but could not be read as JSON (e.g. `undefined`, a function).
+    Unreadable(String),
 }
 
 impl HostAnswer {
@@ -43,6 +45,7 @@ impl HostAnswer {
             HostAnswer::Error(error) => Some(Failure::Host { method, error: error.clone() }),
             HostAnswer::Transport(detail) => Some(Failure::Transport { method, detail: detail.clone() }),
             HostAnswer::Timeout => Some(Failure::Timeout { method, after_ms: timeout_ms.unwrap_or(0) }),
+            HostAnswer::Unreadable(detail) => Some(Failure::Malformed { method, detail: detail.clone() }),
         }
     }
 }

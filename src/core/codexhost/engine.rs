@@ -444,6 +444,22 @@ fn probe_answer(answer: &HostAnswer) -> ProbeAnswer {
         HostAnswer::Result(value) => ProbeAnswer::Result(value.clone()),
         HostAnswer::Error(error) => ProbeAnswer::Error(error.clone()),
         HostAnswer::Timeout => ProbeAnswer::Timeout,
-        HostAnswer::Transport(detail) => ProbeAnswer::Transport(detail.clone()),
+        HostAnswer::Transport(detail) | HostAnswer::Unreadable(detail) => ProbeAnswer::Transport(detail.clone()),
+    }
+}
+
+impl crate::core::driven::Driven for CodexhostEngine {
+    type Outcome = CodexhostOutcome;
+    fn poll_action(&mut self) -> Option<Action<CodexhostOutcome>> {
+        CodexhostEngine::poll_action(self)
+    }
+    fn poll_timeout(&self) -> Option<u64> {
+        CodexhostEngine::poll_timeout(self)
+    }
+    fn handle_answer(&mut self, id: RequestId, answer: HostAnswer, now: u64) {
+        CodexhostEngine::handle_answer(self, id, answer, now)
+    }
+    fn handle_timeout(&mut self, now: u64) {
+        CodexhostEngine::handle_timeout(self, now)
     }
 }

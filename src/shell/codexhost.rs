@@ -1,0 +1,156 @@
+//! `CodexhostSteering`: the codexhost engine driven from JavaScript.
+
+use js_sys::{Function, Promise, Reflect};
+use serde_json::Value;
+use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
+use wasm_bindgen_futures::future_to_promise;
+
+use super::convert::{from_js, to_js, typed_from_js};
+use super::driver::{Driver, Hooks};
+use super::failure::to_js_error;
+use super::ids::{now_ms, random_id};
+use super::transport::Transport;
+use super::types::{CodexhostOptions, DecideArgs, PresentationHooks, SteerArgs};
+use crate::core::codexhost::{CodexhostEngine, CodexhostOutcome, SteerRequest};
+use crate::core::{Failure, SteeringError, Timeouts, Trace};
+
+/// Reads `key` of a JS object (undefined when absent or not an object).
+pub(crate) fn field(object: &JsValue, key: &str) -> JsValue {
+    if !object.is_object() {
+        return JsValue::UNDEFINED;
+    }
+    Reflect::get(object, &JsValue::from_str(key)).unwrap_or(JsValue::UNDEFINED)
+}
+
+/// Reads an optional function field.
+pub(crate) fn function_field(object: &JsValue, key: &str) -> Option<Function> {
+    field(object, key).dyn_into::<Function>().ok()
+}
+
+pub(crate) fn read_timeouts(options: &JsValue) -> Result<Timeouts, JsError> {
+    let raw = field(options, "timeouts");
+    if raw.is_undefined() || raw.is_null() {
+        return Ok(Timeouts::default());
+    }
+    typed_from_js(raw).map_err(|e| JsError::new(&format!("options.timeouts: {e}")))
+}
+
+fn rejected(failure: Failure, draft: Vec<Value>) -> Promise {
+    Promise::reject(&to_js_error(&SteeringError::new(failure, draft, Trace::default())))
+}
+
+/// Steering for one codexhost connection.
+#[wasm_bindgen]
+pub struct CodexhostSteering {
+    driver: Driver<CodexhostEngine>,
+    stream_role: Option<Function>,
+}
+
+fn is_follower(stream_role: &Function, thread_id: &str) -> bool {
+    let role = stream_role.call1(&JsValue::NULL, &JsValue::from_str(thread_id)).unwrap_or(JsValue::UNDEFINED);
+    let role = if role.is_object() { field(&role, "role") } else { role };
+    role.as_string().as_deref() == Some("follower")
+}
+
+#[wasm_bindgen]
+impl CodexhostSteering {
+    /// `new CodexhostSteering({ request, timeouts?, streamRole? })`.
+    #[wasm_bindgen(constructor)]
+    pub fn new(options: CodexhostOptions) -> Result<CodexhostSteering, JsError> {
+        let options: JsValue = options.into();
+        let request = function_field(&options, "request")
+            .ok_or_else(|| JsError::new("options.request must be a function (method, params, options?) => Promise"))?;
+        let timeouts = read_timeouts(&options)?;
+        let stream_role = function_field(&options, "streamRole");
+        let before_answer = stream_role.clone().map(|role| {
+            Box::new(move |engine: &mut CodexhostEngine, id| {
+                if let Some(thread) = engine.thread_of(id).map(String::from) {
+                    engine.set_follower(&thread, is_follower(&role, &thread));
+                }
+            }) as Box<dyn Fn(&mut CodexhostEngine, _)>
+        });
+        let engine = CodexhostEngine::new(timeouts);
+        Ok(CodexhostSteering { driver: Driver::new(engine, Transport::new(request), before_answer), stream_role })
+    }
+
+    /// Asks the host how `text` would be delivered on `threadId`; sends no steer.
+    #[wasm_bindgen(unchecked_return_type = "Promise<Decision>")]
+    pub fn decide(&self, args: DecideArgs) -> Promise {
+        let args: JsValue = args.into();
+        let (Some(thread_id), Some(text)) = (field(&args, "threadId").as_string(), field(&args, "text").as_string()) else {
+            let reason = "decide needs { threadId: string, text: string }".to_string();
+            return rejected(Failure::InvalidInput { reason }, vec![]);
+        };
+        let submitted = self.driver.with_engine(|e| e.decide(&thread_id, &text, now_ms()));
+        match submitted {
+            Err(error) => Promise::reject(&to_js_error(&error)),
+            Ok(op) => self.settle(self.driver.wait(op, None)),
+        }
+    }
+
+    /// Steers the running turn: decide, present, send, reconcile. Rejects
+    /// with a `SteeringError` whose `draft` is the input, untouched.
+    #[wasm_bindgen(unchecked_return_type = "Promise<SteerResult>")]
+    pub fn steer(&self, args: SteerArgs, hooks: Option<PresentationHooks>) -> Promise {
+        let args: JsValue = args.into();
+        let draft = from_js(field(&args, "input")).ok().and_then(|v| v.as_array().cloned()).unwrap_or_default();
+        let mut request: SteerRequest = match typed_from_js(args.clone()) {
+            Ok(request) => request,
+            Err(e) => return rejected(Failure::InvalidInput { reason: format!("steer arguments: {e}") }, draft),
+        };
+        let request_options = field(&args, "requestOptions");
+        request.steer_timeout_ms = field(&request_options, "timeoutMs").as_f64().filter(|t| *t >= 0.0).map(|t| t as u64);
+        if request.client_user_message_id.is_none() {
+            request.client_user_message_id = Some(random_id());
+        }
+        if let Some(role) = &self.stream_role {
+            let follower = is_follower(role, &request.thread_id);
+            self.driver.with_engine(|e| e.set_follower(&request.thread_id, follower));
+        }
+        let hooks: JsValue = hooks.map(Into::into).unwrap_or(JsValue::UNDEFINED);
+        let hooks = Hooks {
+            present: function_field(&hooks, "present"),
+            retract: function_field(&hooks, "retract"),
+            reconcile: function_field(&hooks, "reconcile"),
+            request_options,
+        };
+        let submitted = self.driver.with_engine(|e| e.steer(request, now_ms()));
+        match submitted {
+            Err(error) => Promise::reject(&to_js_error(&error)),
+            Ok(submitted) => self.settle(self.driver.wait(submitted.op(), Some(hooks))),
+        }
+    }
+
+    /// Rejects decisions and steers in progress with `disposed`; sends nothing more.
+    pub fn dispose(&self) {
+        self.driver.with_engine(|e| e.dispose());
+        self.driver.pump();
+    }
+
+    /// The host connection was replaced: probe missing methods again.
+    #[wasm_bindgen(js_name = connectionReplaced)]
+    pub fn connection_replaced(&self) {
+        self.driver.with_engine(|e| e.connection_replaced());
+    }
+
+    /// Submissions, lanes and requests still held (0 once all settle).
+    #[wasm_bindgen(js_name = liveState)]
+    pub fn live_state(&self) -> usize {
+        self.driver.with_engine(|e| e.live_state())
+    }
+
+    fn settle(
+        &self,
+        receiver: futures_channel::oneshot::Receiver<Result<CodexhostOutcome, SteeringError>>,
+    ) -> Promise {
+        future_to_promise(async move {
+            match receiver.await {
+                Ok(Ok(CodexhostOutcome::Decided(decision))) => Ok(to_js(&decision)),
+                Ok(Ok(CodexhostOutcome::Steered(outcome))) => Ok(to_js(&outcome)),
+                Ok(Err(error)) => Err(to_js_error(&error)),
+                Err(_) => Err(to_js_error(&SteeringError::new(Failure::Disposed, vec![], Trace::default()))),
+            }
+        })
+    }
+}

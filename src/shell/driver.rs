@@ -1,0 +1,198 @@
+//! Runs any core engine ([`Driven`]) in the browser or Node: sends its
+//! requests through the app's transport, arms one timer for its earliest
+//! deadline, calls the presentation hooks, and settles waiting promises.
+
+use std::cell::RefCell;
+use std::collections::BTreeMap;
+use std::rc::{Rc, Weak};
+
+use futures_channel::oneshot;
+use gloo_timers::callback::Timeout;
+use js_sys::Function;
+use wasm_bindgen::JsValue;
+
+use super::ids::now_ms;
+use super::transport::Transport;
+use crate::core::driven::Driven;
+use crate::core::requests::HostAnswer;
+use crate::core::{Action, OpId, RequestId, SteeringError};
+
+/// What the UI gave for one submission: `present(delivery)`, `retract()`,
+/// `reconcile(from, to)` (all optional).
+#[derive(Debug, Default, Clone)]
+pub struct Hooks {
+    pub present: Option<Function>,
+    pub retract: Option<Function>,
+    pub reconcile: Option<Function>,
+    /// Caller's options for the request that carries the message.
+    pub request_options: JsValue,
+}
+
+type Settled<O> = Result<O, SteeringError>;
+type BeforeAnswer<E> = Box<dyn Fn(&mut E, RequestId)>;
+
+struct Inner<E: Driven> {
+    engine: RefCell<E>,
+    transport: Transport,
+    waiters: RefCell<BTreeMap<OpId, Vec<oneshot::Sender<Settled<E::Outcome>>>>>,
+    hooks: RefCell<BTreeMap<OpId, Hooks>>,
+    timer: RefCell<Option<(u64, Timeout)>>,
+    before_answer: Option<BeforeAnswer<E>>,
+    on_changed: RefCell<Option<Function>>,
+}
+
+/// A cheap handle; clones drive the same engine.
+pub struct Driver<E: Driven>(Rc<Inner<E>>);
+
+impl<E: Driven> Clone for Driver<E> {
+    fn clone(&self) -> Self {
+        Driver(self.0.clone())
+    }
+}
+
+impl<E> Driver<E>
+where
+    E: Driven + 'static,
+    E::Outcome: Clone + 'static,
+{
+    /// A driver for `engine`; `before_answer` runs before each answer is fed.
+    pub fn new(engine: E, transport: Transport, before_answer: Option<BeforeAnswer<E>>) -> Self {
+        Driver(Rc::new(Inner {
+            engine: RefCell::new(engine),
+            transport,
+            waiters: RefCell::new(BTreeMap::new()),
+            hooks: RefCell::new(BTreeMap::new()),
+            timer: RefCell::new(None),
+            before_answer,
+            on_changed: RefCell::new(None),
+        }))
+    }
+
+    /// Runs `f` on the engine (short borrow; never call JS inside).
+    pub fn with_engine<R>(&self, f: impl FnOnce(&mut E) -> R) -> R {
+        f(&mut self.0.engine.borrow_mut())
+    }
+
+    /// Sets the change listener (ACP composer state).
+    pub fn set_on_changed(&self, callback: Option<Function>) {
+        *self.0.on_changed.borrow_mut() = callback;
+    }
+
+    /// Registers interest in `op`'s outcome, then runs pending actions.
+    pub fn wait(&self, op: OpId, hooks: Option<Hooks>) -> oneshot::Receiver<Settled<E::Outcome>> {
+        let (sender, receiver) = oneshot::channel();
+        self.0.waiters.borrow_mut().entry(op).or_default().push(sender);
+        if let Some(hooks) = hooks {
+            self.0.hooks.borrow_mut().entry(op).or_insert(hooks);
+        }
+        self.pump();
+        receiver
+    }
+
+    /// Drains the engine's actions.
+    pub fn pump(&self) {
+        loop {
+            let next = self.0.engine.borrow_mut().poll_action();
+            let Some(action) = next else { break };
+            self.run(action);
+        }
+        self.arm_timer();
+    }
+
+    fn run(&self, action: Action<E::Outcome>) {
+        match action {
+            Action::Send(request) => {
+                let options = if request.carries_message {
+                    self.0.hooks.borrow().get(&request.op).map(|h| h.request_options.clone()).unwrap_or(JsValue::UNDEFINED)
+                } else {
+                    JsValue::UNDEFINED
+                };
+                let driver = self.clone();
+                wasm_bindgen_futures::spawn_local(async move {
+                    let answer = driver.0.transport.call(request.method, &request.params, &options).await;
+                    driver.feed(request.id, answer);
+                });
+            }
+            Action::Present { op, presentation } => {
+                self.call_hook(op, |h| h.present.clone(), &[JsValue::from_str(presentation)]);
+            }
+            Action::Reconcile { op, from, to } => {
+                let has_reconcile = self.0.hooks.borrow().get(&op).is_some_and(|h| h.reconcile.is_some());
+                if has_reconcile {
+                    self.call_hook(op, |h| h.reconcile.clone(), &[JsValue::from_str(from), JsValue::from_str(to)]);
+                } else {
+                    self.call_hook(op, |h| h.retract.clone(), &[]);
+                    self.call_hook(op, |h| h.present.clone(), &[JsValue::from_str(to)]);
+                }
+            }
+            Action::Retract { op } => self.call_hook(op, |h| h.retract.clone(), &[]),
+            Action::Complete { op, result } => {
+                self.0.hooks.borrow_mut().remove(&op);
+                let waiters = self.0.waiters.borrow_mut().remove(&op).unwrap_or_default();
+                for waiter in waiters {
+                    let _ = waiter.send(result.clone());
+                }
+            }
+            Action::Changed { key } => {
+                let callback = self.0.on_changed.borrow().clone();
+                if let Some(callback) = callback {
+                    if let Err(e) = callback.call1(&JsValue::NULL, &JsValue::from_str(&key)) {
+                        web_sys::console::error_2(&"renderer-steering: onChange threw".into(), &e);
+                    }
+                }
+            }
+        }
+    }
+
+    fn call_hook(&self, op: OpId, pick: impl Fn(&Hooks) -> Option<Function>, args: &[JsValue]) {
+        let hook = self.0.hooks.borrow().get(&op).and_then(&pick);
+        if let Some(hook) = hook {
+            let args: js_sys::Array = args.iter().collect();
+            // A throwing UI hook must not change what is delivered.
+            if let Err(e) = hook.apply(&JsValue::NULL, &args) {
+                web_sys::console::error_2(&"renderer-steering: a presentation hook threw".into(), &e);
+            }
+        }
+    }
+
+    /// Feeds an answer and runs what follows.
+    pub fn feed(&self, id: RequestId, answer: HostAnswer) {
+        {
+            let mut engine = self.0.engine.borrow_mut();
+            if let Some(before) = &self.0.before_answer {
+                before(&mut engine, id);
+            }
+            engine.handle_answer(id, answer, now_ms());
+        }
+        self.pump();
+    }
+
+    fn arm_timer(&self) {
+        let deadline = self.0.engine.borrow().poll_timeout();
+        let mut timer = self.0.timer.borrow_mut();
+        match deadline {
+            None => *timer = None,
+            Some(at) if timer.as_ref().is_some_and(|(armed, _)| *armed == at) => {}
+            Some(at) => {
+                let delay = at.saturating_sub(now_ms()).min(i32::MAX as u64) as u32;
+                let weak: Weak<Inner<E>> = Rc::downgrade(&self.0);
+                *timer = Some((
+                    at,
+                    Timeout::new(delay.saturating_add(1), move || {
+                        // Work in a task of its own: the fired timer may only be
+                        // dropped once its callback has returned.
+                        let weak = weak.clone();
+                        wasm_bindgen_futures::spawn_local(async move {
+                            if let Some(inner) = weak.upgrade() {
+                                let driver = Driver(inner);
+                                driver.0.timer.borrow_mut().take();
+                                driver.0.engine.borrow_mut().handle_timeout(now_ms());
+                                driver.pump();
+                            }
+                        });
+                    }),
+                ));
+            }
+        }
+    }
+}

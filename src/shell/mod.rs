@@ -1,0 +1,38 @@
+//! The wasm shell: wasm-bindgen classes that drive the sans-IO core with
+//! JS promises, timers and the transport the embedding app supplies.
+//!
+//! ```ignore
+//! // JavaScript:
+//! import { init, CodexhostSteering } from "renderer-steering";
+//! await init();
+//! const steering = new CodexhostSteering({ request: (m, p, o) => rpc.request(m, p, o) });
+//! ```
+
+mod codexhost;
+mod convert;
+mod driver;
+mod failure;
+mod ids;
+mod transport;
+mod types;
+
+pub use codexhost::CodexhostSteering;
+
+use wasm_bindgen::prelude::*;
+
+/// Runs once when the module is instantiated: makes panics readable in the
+/// console (bad input never panics; this is for bugs).
+#[wasm_bindgen(start)]
+pub fn start() {
+    console_error_panic_hook::set_once();
+}
+
+/// The package version.
+///
+/// ```ignore
+/// console.log(version()); // "0.1.0"
+/// ```
+#[wasm_bindgen]
+pub fn version() -> String {
+    env!("CARGO_PKG_VERSION").to_string()
+}

@@ -1,0 +1,94 @@
+//! Precise TypeScript types for the package's `.d.ts`, and the extern
+//! types that let wasm-bindgen signatures name them.
+
+use wasm_bindgen::prelude::*;
+
+#[wasm_bindgen(typescript_custom_section)]
+const TYPES: &'static str = r#"
+/** A JSON-RPC error object, as `request` rejects with it. */
+export interface JsonRpcError { code: number; message: string; data?: unknown }
+/** The embedding app's transport: resolves with the JSON-RPC result, rejects with a JsonRpcError. */
+export type RequestFn = (method: string, params: Record<string, unknown>, options?: unknown) => Promise<unknown>;
+/** Bounds on host calls, in milliseconds. */
+export interface Timeouts { decideMs?: number; steerMs?: number; requestMs?: number }
+/** How a codexhost steer reaches the agent. */
+export type Delivery = "official" | "activeTurn" | "newTurn";
+/** A content item (codexhost steering takes `text` items only). */
+export type ContentItem =
+  | { type: "text"; text: string }
+  | { type: "image"; mimeType: string; data: string }
+  | { type: string; [key: string]: unknown };
+/** One request sent while deciding, with its answer. */
+export interface ProbeRecord {
+  method: string;
+  answer:
+    | { kind: "result"; value: unknown }
+    | { kind: "error"; value: JsonRpcError }
+    | { kind: "timeout" }
+    | { kind: "transport"; value: string };
+}
+/** Why an outcome is what it is. */
+export interface Trace {
+  path?: string;
+  presented?: string;
+  hostDelivery?: string;
+  probes: ProbeRecord[];
+  roundTripsBeforeSteer: number;
+  sent?: string;
+}
+/** Every kind of failure. */
+export type SteeringErrorKind =
+  | "invalidInput" | "draftTooLarge" | "host" | "malformedAnswer" | "timeout" | "transport"
+  | "ownershipUnknown" | "busy" | "pendingTurnStart" | "disposed" | "ambiguous"
+  | "imagesUnsupported" | "unavailable" | "sessionReplaced" | "follower" | "missingBinding";
+/** A rejection: the draft is handed back intact. */
+export interface SteeringError extends Error {
+  name: "SteeringError";
+  kind: SteeringErrorKind;
+  code?: number;
+  data?: unknown;
+  draft: ContentItem[];
+  trace: Trace;
+}
+export interface CodexhostOptions {
+  request: RequestFn;
+  timeouts?: Timeouts;
+  /** The window's role for a thread's stream; followers hand steers to the desktop. */
+  streamRole?: (threadId: string) => "owner" | "follower" | undefined;
+}
+export interface DecideArgs { threadId: string; text: string }
+export interface Decision { delivery: Delivery; trace: Trace }
+export interface SteerArgs {
+  threadId: string;
+  expectedTurnId?: string | null;
+  input: ContentItem[];
+  clientUserMessageId?: string;
+  pendingTurnStart?: boolean;
+  additionalContext?: unknown;
+  responsesapiClientMetadata?: unknown;
+  /** Passed to `request` by identity for the steer; `timeoutMs` also bounds it. */
+  requestOptions?: { timeoutMs?: number; [key: string]: unknown };
+}
+export interface PresentationHooks {
+  present?: (delivery: Delivery) => void;
+  retract?: () => void;
+  reconcile?: (from: Delivery, to: Delivery) => void;
+}
+export interface SteerResult { turnId: string; delivery: Delivery; presented: Delivery; trace: Trace }
+"#;
+
+#[wasm_bindgen]
+extern "C" {
+    /// Options of `new CodexhostSteering(...)`.
+    #[wasm_bindgen(typescript_type = "CodexhostOptions")]
+    pub type CodexhostOptions;
+    /// Arguments of `decide`.
+    #[wasm_bindgen(typescript_type = "DecideArgs")]
+    pub type DecideArgs;
+    /// Arguments of `steer`.
+    #[wasm_bindgen(typescript_type = "SteerArgs")]
+    pub type SteerArgs;
+    /// Hooks of `steer`.
+    #[wasm_bindgen(typescript_type = "PresentationHooks")]
+    pub type PresentationHooks;
+}

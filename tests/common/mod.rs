@@ -1,0 +1,74 @@
+//! Test harness: runs an engine against a scripted host until it is quiet.
+#![allow(dead_code)]
+
+use renderer_steering::core::driven::Driven;
+use renderer_steering::core::requests::HostAnswer;
+use renderer_steering::core::{Action, OpId, OutgoingRequest, RpcError};
+use serde_json::Value;
+
+/// Everything an engine did in one run.
+#[derive(Debug)]
+pub struct Log<O> {
+    pub sent: Vec<OutgoingRequest>,
+    pub actions: Vec<Action<O>>,
+}
+
+impl<O: Clone> Log<O> {
+    pub fn methods(&self) -> Vec<&'static str> {
+        self.sent.iter().map(|r| r.method).collect()
+    }
+    pub fn completion(&self, op: OpId) -> Option<&Action<O>> {
+        self.actions.iter().find(|a| matches!(a, Action::Complete { op: o, .. } if *o == op))
+    }
+    pub fn presented(&self) -> Vec<&'static str> {
+        self.actions
+            .iter()
+            .filter_map(|a| match a {
+                Action::Present { presentation, .. } => Some(*presentation),
+                _ => None,
+            })
+            .collect()
+    }
+    pub fn has_retract(&self) -> bool {
+        self.actions.iter().any(|a| matches!(a, Action::Retract { .. }))
+    }
+}
+
+/// Drains actions; answers every request with `host(method, params)`
+/// (`None` = never answers) until nothing more happens.
+pub fn run<E: Driven>(engine: &mut E, now: u64, mut host: impl FnMut(&str, &Value) -> Option<HostAnswer>) -> Log<E::Outcome>
+where
+    E::Outcome: Clone,
+{
+    let mut log = Log { sent: vec![], actions: vec![] };
+    loop {
+        let mut answers = vec![];
+        while let Some(action) = engine.poll_action() {
+            if let Action::Send(request) = &action {
+                log.sent.push(request.clone());
+                if let Some(answer) = host(request.method, &request.params) {
+                    answers.push((request.id, answer));
+                }
+            }
+            log.actions.push(action);
+        }
+        if answers.is_empty() {
+            return log;
+        }
+        for (id, answer) in answers {
+            engine.handle_answer(id, answer, now);
+        }
+    }
+}
+
+pub fn ok(v: Value) -> Option<HostAnswer> {
+    Some(HostAnswer::Result(v))
+}
+
+pub fn err(code: i64, message: &str) -> Option<HostAnswer> {
+    Some(HostAnswer::Error(RpcError::new(code, message)))
+}
+
+pub fn unknown_variant(method: &str) -> Option<HostAnswer> {
+    err(-32600, &format!("Invalid request: unknown variant `{method}`, expected one of `thread/read`"))
+}
