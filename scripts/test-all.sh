@@ -1,0 +1,55 @@
+#!/usr/bin/env bash
+# Runs every test layer, prints one summary, exits non-zero if any layer fails.
+#   core natively (cargo test) | shell in Chromium, Firefox and Node (wasm-pack test)
+#   packed package in Node and in Chromium (node --test) | playground in Chromium
+set -uo pipefail
+cd "$(dirname "$0")/.."
+export PATH="$HOME/.cargo/bin:$PATH"
+bash scripts/toolchain.sh || { echo "toolchain setup failed"; exit 1; }
+mkdir -p target/test-logs artifacts
+LOGS=target/test-logs
+declare -a NAMES RESULTS
+TOTAL_PASS=0; TOTAL_FAIL=0; FAILED=0
+
+count() { # log -> "passed failed" summed over cargo/wasm-bindgen-test and node --test lines
+  local p f
+  p=$(grep -Eo '^test result: [a-zA-Z]+\. [0-9]+ passed' "$1" | awk '{s+=$4} END {print s+0}')
+  f=$(grep -Eo '; [0-9]+ failed' "$1" | awk '{s+=$2} END {print s+0}')
+  p=$((p + $(grep -E '^# pass [0-9]+' "$1" | awk '{s+=$3} END {print s+0}')))
+  f=$((f + $(grep -E '^# fail [0-9]+' "$1" | awk '{s+=$3} END {print s+0}')))
+  echo "$p $f"
+}
+
+layer() { # name command...
+  local name=$1; shift
+  local log="$LOGS/${name// /_}.log"
+  echo "=== $name: $*"
+  local start=$SECONDS
+  "$@" > "$log" 2>&1
+  local rc=$?
+  read -r p f < <(count "$log")
+  TOTAL_PASS=$((TOTAL_PASS + p)); TOTAL_FAIL=$((TOTAL_FAIL + f))
+  if [ $rc -eq 0 ] && { [ "$p" -gt 0 ] || [ "$name" = "build package" ]; }; then status=PASS; else status=FAIL; FAILED=1; tail -n 60 "$log"; fi
+  echo "    $status: $p passed, $f failed ($((SECONDS - start)) s, log $log)"
+  NAMES+=("$name"); RESULTS+=("$status  $p passed, $f failed")
+}
+
+wasm_pack_test() { # browser flags...
+  ( source target/toolchain.env
+    WASM_BINDGEN_USE_BROWSER=${USE_BROWSER:-} wasm-pack test "$@" -- --test 'wasm_*' )
+}
+
+layer "core (native cargo test)" cargo test --workspace
+layer "build package" bash scripts/build-pkg.sh
+USE_BROWSER=1 layer "shell in Chromium" wasm_pack_test --headless --chrome --chromedriver /usr/bin/chromedriver
+USE_BROWSER=1 layer "shell in Firefox" wasm_pack_test --headless --firefox --geckodriver "$(command -v geckodriver)"
+layer "shell in Node" wasm_pack_test --node
+layer "package in Node" node --test tests/node/
+layer "package in Chromium" node --test tests/browser/
+if [ -d tests/playground ]; then layer "playground in Chromium" node --test --test-concurrency=1 tests/playground/; fi
+
+echo
+echo "================ summary ================"
+for i in "${!NAMES[@]}"; do printf '%-28s %s\n' "${NAMES[$i]}" "${RESULTS[$i]}"; done
+echo "summary: $TOTAL_PASS passed, $TOTAL_FAIL failed"
+exit $FAILED
