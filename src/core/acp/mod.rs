@@ -1,1 +1,24 @@
-//! ACP dialect (see issue 4).
+//! The ACP dialects (`../shared/specs/acp-steering.md`): `session/inject`,
+//! `_session/steering`, the concurrent-prompt handoff, and the queue.
+//!
+//! ```
+//! use renderer_steering::core::acp::{AcpEngine, InputMode};
+//! let mut e = AcpEngine::new(Default::default(), false);
+//! e.initialized(&serde_json::json!({ "_meta": { "steering": { "supported": true } } }));
+//! e.prompt_sent("s");
+//! assert_eq!(e.composer("s").mode, InputMode::Direct);
+//! ```
+
+pub mod capabilities;
+mod composer;
+mod engine;
+mod lifecycle;
+pub mod outcome;
+pub mod session;
+pub mod wire;
+
+pub use capabilities::{Capabilities, SteerPath};
+pub use engine::AcpEngine;
+pub use lifecycle::PromptVerdict;
+pub use outcome::AcpOutcome;
+pub use session::{ComposerState, InputMode};

@@ -1,0 +1,97 @@
+//! What an ACP agent offers, read from its `initialize` answer. Capabilities
+//! are gated on exact values (`=== true`); nothing is probed with a request.
+
+use serde_json::Value;
+
+/// How steers reach this agent, in order of preference.
+///
+/// ```
+/// use renderer_steering::core::acp::SteerPath;
+/// assert_eq!(SteerPath::Queue.as_str(), "queue");
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SteerPath {
+    /// ACP v2 `session/inject` with mode `steer`.
+    Inject {
+        /// The agent allows `session/replace_inject`.
+        replace: bool,
+    },
+    /// The `_session/steering` extension.
+    SteeringExtension,
+    /// A second `session/prompt` while the first is open (app opt-in).
+    PromptHandoff,
+    /// No steering: wait for the running turn to end.
+    Queue,
+}
+
+impl SteerPath {
+    /// Trace name.
+    ///
+    /// ```
+    /// # use renderer_steering::core::acp::SteerPath;
+    /// assert_eq!(SteerPath::Inject { replace: false }.as_str(), "inject");
+    /// ```
+    pub fn as_str(self) -> &'static str {
+        match self {
+            SteerPath::Inject { .. } => "inject",
+            SteerPath::SteeringExtension => "steeringExtension",
+            SteerPath::PromptHandoff => "promptHandoff",
+            SteerPath::Queue => "queue",
+        }
+    }
+}
+
+/// The parts of an `initialize` answer the engine uses.
+///
+/// ```
+/// use renderer_steering::core::acp::{Capabilities, SteerPath};
+/// let init = serde_json::json!({ "protocolVersion": 1, "_meta": { "steering": { "supported": true } },
+///     "agentCapabilities": { "promptCapabilities": { "image": true } } });
+/// let caps = Capabilities::from_initialize(&init, false);
+/// assert_eq!(caps.path, SteerPath::SteeringExtension);
+/// assert!(caps.images);
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Capabilities {
+    /// The preferred steering path.
+    pub path: SteerPath,
+    /// `promptCapabilities.image === true`.
+    pub images: bool,
+}
+
+fn at<'a>(value: &'a Value, path: &[&str]) -> Option<&'a Value> {
+    path.iter().try_fold(value, |v, key| v.get(*key))
+}
+
+fn is_true(value: &Value, path: &[&str]) -> bool {
+    at(value, path) == Some(&Value::Bool(true))
+}
+
+impl Capabilities {
+    /// Reads the answer; anything missing or of the wrong type means "not offered".
+    ///
+    /// ```
+    /// # use renderer_steering::core::acp::{Capabilities, SteerPath};
+    /// let init = serde_json::json!({ "agentCapabilities": { "_meta": { "claudeCode": { "promptQueueing": true } } } });
+    /// assert_eq!(Capabilities::from_initialize(&init, false).path, SteerPath::Queue, "handoff is off unless allowed");
+    /// assert_eq!(Capabilities::from_initialize(&init, true).path, SteerPath::PromptHandoff);
+    /// ```
+    pub fn from_initialize(answer: &Value, allow_prompt_handoff: bool) -> Capabilities {
+        let caps = answer.get("agentCapabilities").unwrap_or(&Value::Null);
+        let inject = at(caps, &["session", "inject"]);
+        let steers = inject
+            .and_then(|i| i.get("modes"))
+            .and_then(Value::as_array)
+            .is_some_and(|modes| modes.iter().any(|m| m == "steer"));
+        let path = if steers {
+            SteerPath::Inject { replace: inject.is_some_and(|i| is_true(i, &["pending", "replace"])) }
+        } else if is_true(answer, &["_meta", "steering", "supported"]) || is_true(caps, &["_meta", "steering", "supported"]) {
+            SteerPath::SteeringExtension
+        } else if allow_prompt_handoff && is_true(caps, &["_meta", "claudeCode", "promptQueueing"]) {
+            SteerPath::PromptHandoff
+        } else {
+            SteerPath::Queue
+        };
+        Capabilities { path, images: is_true(caps, &["promptCapabilities", "image"]) }
+    }
+}

@@ -1,0 +1,389 @@
+//! The ACP state machine: admission (FIFO, one steer in flight), dispatch by
+//! path, and what each answer means.
+
+use std::collections::{BTreeMap, BTreeSet, VecDeque};
+
+use serde::Deserialize;
+use serde_json::{json, Value};
+
+use super::capabilities::{Capabilities, SteerPath};
+use super::outcome::{after_write, classify_steer, zero_usage, AcpOutcome, SteerVerdict};
+use super::session::{ComposerState, Handoff, Session};
+use super::wire::PromptAnswer;
+use crate::core::action::{Action, OpId};
+use crate::core::content::check_acp_blocks;
+use crate::core::error::{Failure, SteeringError};
+use crate::core::flight::{Admission, Lanes, Ticket};
+use crate::core::json_rpc::RequestId;
+use crate::core::requests::{HostAnswer, Pending, PendingRequests};
+use crate::core::timeouts::Timeouts;
+use crate::core::trace::Trace;
+
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(super) enum Stage {
+    Queued { must_prompt: bool },
+    Steering(SteerPath),
+    Prompting { handoff: bool },
+    Revoking,
+    Replacing,
+}
+
+#[derive(Debug)]
+pub(super) struct Op {
+    pub(super) session_id: String,
+    pub(super) content: Vec<Value>,
+    pub(super) message_id: Option<String>,
+    pub(super) stage: Stage,
+    pub(super) trace: Trace,
+}
+
+/// One ACP connection's steering engine.
+///
+/// ```
+/// use renderer_steering::core::acp::{AcpEngine, InputMode};
+/// let mut e = AcpEngine::new(Default::default(), false);
+/// assert_eq!(e.composer("s").mode, InputMode::Unavailable);
+/// e.initialized(&serde_json::json!({ "agentCapabilities": {} }));
+/// assert_eq!(e.composer("s").mode, InputMode::Idle);
+/// ```
+#[derive(Debug)]
+pub struct AcpEngine {
+    pub(super) timeouts: Timeouts,
+    pub(super) allow_prompt_handoff: bool,
+    pub(super) caps: Option<Capabilities>,
+    pub(super) steering_disabled: bool,
+    pub(super) sessions: BTreeMap<String, Session>,
+    pub(super) lanes: Lanes,
+    pub(super) ops: BTreeMap<OpId, Op>,
+    pub(super) requests: PendingRequests,
+    pub(super) actions: VecDeque<Action<AcpOutcome>>,
+    pub(super) shown: BTreeMap<String, ComposerState>,
+    pub(super) touched: BTreeSet<String>,
+    pub(super) next_op: u64,
+    pub(super) disposed: bool,
+}
+
+impl AcpEngine {
+    /// A fresh engine; `allow_prompt_handoff` is the app's kill-switch for the
+    /// concurrent-prompt path (off by default).
+    ///
+    /// ```
+    /// # use renderer_steering::core::acp::AcpEngine;
+    /// let e = AcpEngine::new(Default::default(), false);
+    /// assert_eq!(e.live_state(), 0);
+    /// ```
+    pub fn new(timeouts: Timeouts, allow_prompt_handoff: bool) -> Self {
+        AcpEngine {
+            timeouts,
+            allow_prompt_handoff,
+            caps: None,
+            steering_disabled: false,
+            sessions: BTreeMap::new(),
+            lanes: Lanes::default(),
+            ops: BTreeMap::new(),
+            requests: PendingRequests::default(),
+            actions: VecDeque::new(),
+            shown: BTreeMap::new(),
+            touched: BTreeSet::new(),
+            next_op: 0,
+            disposed: false,
+        }
+    }
+
+    /// The steering path in force (`queue` once the agent said -32601).
+    ///
+    /// ```
+    /// # use renderer_steering::core::acp::{AcpEngine, SteerPath};
+    /// assert_eq!(AcpEngine::new(Default::default(), false).path(), SteerPath::Queue);
+    /// ```
+    pub fn path(&self) -> SteerPath {
+        match self.caps {
+            Some(caps) if !self.steering_disabled => caps.path,
+            _ => SteerPath::Queue,
+        }
+    }
+
+    /// Sends a user's message for `session_id`: steered into the running
+    /// turn, queued behind it, or sent as a prompt when idle. Immediate
+    /// refusals return `Err` with the draft.
+    ///
+    /// ```
+    /// # use renderer_steering::core::acp::AcpEngine;
+    /// let mut e = AcpEngine::new(Default::default(), false);
+    /// let err = e.send("s", vec![serde_json::json!({"type": "text", "text": "hi"})], 0).unwrap_err();
+    /// assert_eq!(err.failure.kind(), "unavailable");
+    /// ```
+    pub fn send(&mut self, session_id: &str, content: Vec<Value>, now: u64) -> Result<OpId, SteeringError> {
+        let refuse = |failure| SteeringError::new(failure, content.clone(), Trace::default());
+        if self.disposed {
+            return Err(refuse(Failure::Disposed));
+        }
+        let Some(caps) = self.caps else { return Err(refuse(Failure::Unavailable)) };
+        if self.sessions.get(session_id).is_some_and(|s| s.closed) {
+            return Err(refuse(Failure::Unavailable));
+        }
+        check_acp_blocks(&content, caps.images).map_err(refuse)?;
+        let op_id = self.new_op_id();
+        let running = self.session(session_id).turn_running();
+        let may_start = !running || self.path() != SteerPath::Queue;
+        let ticket = Ticket { op: op_id, message_id: None, draft: content.clone() };
+        let admission = self.lanes.admit_fifo(session_id, ticket, may_start);
+        let op = Op { session_id: session_id.into(), content, message_id: None, stage: Stage::Queued { must_prompt: false }, trace: Trace::default() };
+        self.ops.insert(op_id, op);
+        if admission == Admission::Start {
+            self.dispatch(op_id, now);
+        } else {
+            self.actions.push_back(Action::Present { op: op_id, presentation: "queued" });
+        }
+        self.touched.insert(session_id.into());
+        self.flush_changes();
+        Ok(op_id)
+    }
+
+    pub(super) fn session(&mut self, session_id: &str) -> &mut Session {
+        self.sessions.entry(session_id.to_string()).or_default()
+    }
+
+    pub(super) fn new_op_id(&mut self) -> OpId {
+        self.next_op += 1;
+        OpId(self.next_op)
+    }
+
+    /// Sends the op now in flight: a steer when a turn runs, else a prompt.
+    fn dispatch(&mut self, op_id: OpId, now: u64) {
+        let Some(op) = self.ops.get(&op_id) else { return };
+        let session_id = op.session_id.clone();
+        let must_prompt = matches!(op.stage, Stage::Queued { must_prompt: true });
+        let content = json!(op.content);
+        let running = self.session(&session_id).turn_running();
+        let path = if running && !must_prompt { self.path() } else { SteerPath::Queue };
+        let (method, params, timeout) = match path {
+            SteerPath::Inject { .. } => (
+                "session/inject",
+                json!({ "sessionId": session_id, "mode": "steer", "content": content }),
+                Some(self.timeouts.request_ms),
+            ),
+            SteerPath::SteeringExtension => (
+                "_session/steering",
+                json!({ "sessionId": session_id, "prompt": content,
+                        "_meta": { "steering": { "idleBehavior": "promptRequired" } } }),
+                Some(self.timeouts.request_ms),
+            ),
+            SteerPath::PromptHandoff | SteerPath::Queue => {
+                ("session/prompt", json!({ "sessionId": session_id, "prompt": content }), None)
+            }
+        };
+        let handoff = path == SteerPath::PromptHandoff;
+        let stage = match path {
+            SteerPath::Queue | SteerPath::PromptHandoff => Stage::Prompting { handoff },
+            steer => Stage::Steering(steer),
+        };
+        if matches!(stage, Stage::Prompting { .. }) {
+            let session = self.session(&session_id);
+            session.open_prompts += 1;
+            if handoff {
+                session.handoff = Some(Handoff::Waiting);
+            } else {
+                // A prompt is not a steer: the next message may steer its turn.
+                self.lanes.finish(&session_id, op_id);
+            }
+        }
+        let op = self.ops.get_mut(&op_id).expect("op exists");
+        op.stage = stage;
+        op.trace.path = Some(path.as_str());
+        op.trace.sent = Some(method);
+        let presentation = if matches!(stage, Stage::Prompting { handoff: false }) { "prompt" } else { "steer" };
+        op.trace.presented = Some(presentation);
+        self.actions.push_back(Action::Present { op: op_id, presentation });
+        let request = self.requests.issue(op_id, method, params, timeout, true, now);
+        self.actions.push_back(Action::Send(request));
+    }
+
+    /// Starts what may start in `session_id`, oldest first.
+    pub(super) fn pump(&mut self, session_id: &str, now: u64) {
+        loop {
+            if self.lanes.in_flight(session_id).is_some() {
+                return;
+            }
+            let Some(head) = self.lanes.queued_ops(session_id).first().copied() else { return };
+            let must_prompt = self.ops.get(&head).is_some_and(|o| o.stage == Stage::Queued { must_prompt: true });
+            let running = self.session(session_id).turn_running();
+            if running && (must_prompt || self.path() == SteerPath::Queue) {
+                return;
+            }
+            self.lanes.start_next(session_id);
+            self.dispatch(head, now);
+            self.touched.insert(session_id.into());
+        }
+    }
+
+    /// Feeds the answer to request `id` (duplicates and unknown ids are ignored).
+    ///
+    /// ```
+    /// # use renderer_steering::core::acp::AcpEngine;
+    /// # use renderer_steering::core::requests::HostAnswer;
+    /// let mut e = AcpEngine::new(Default::default(), false);
+    /// e.handle_answer(renderer_steering::core::RequestId(7), HostAnswer::Timeout, 0);
+    /// assert!(e.poll_action().is_none());
+    /// ```
+    pub fn handle_answer(&mut self, id: RequestId, answer: HostAnswer, now: u64) {
+        if let Some(pending) = self.requests.settle(id) {
+            self.on_answer(pending, answer, now);
+            self.flush_changes();
+        }
+    }
+
+    /// Times out bounded requests due at `now`.
+    ///
+    /// ```
+    /// # use renderer_steering::core::acp::AcpEngine;
+    /// let mut e = AcpEngine::new(Default::default(), false);
+    /// e.handle_timeout(1_000_000);
+    /// ```
+    pub fn handle_timeout(&mut self, now: u64) {
+        for (_, pending) in self.requests.expire(now) {
+            self.on_answer(pending, HostAnswer::Timeout, now);
+        }
+        self.flush_changes();
+    }
+
+    fn on_answer(&mut self, pending: Pending, answer: HostAnswer, now: u64) {
+        let Some(op) = self.ops.get(&pending.op) else { return };
+        let (op_id, stage, session_id) = (pending.op, op.stage, op.session_id.clone());
+        self.touched.insert(session_id.clone());
+        match stage {
+            Stage::Steering(_) => match classify_steer(pending.method, &answer, pending.timeout_ms) {
+                SteerVerdict::Injected(message_id) => {
+                    if let Some(id) = &message_id {
+                        let content = self.ops[&op_id].content.clone();
+                        self.session(&session_id).pending_injects.insert(id.clone(), content);
+                    }
+                    let trace = self.ops[&op_id].trace.clone();
+                    self.succeed(op_id, AcpOutcome::Injected { message_id, trace });
+                }
+                SteerVerdict::PromptRequired => self.requeue(op_id, true),
+                SteerVerdict::Unsupported => {
+                    self.steering_disabled = true;
+                    self.requeue(op_id, false);
+                }
+                SteerVerdict::StartedNewTurn => {
+                    self.session(&session_id).unowned_turn = true;
+                    let trace = self.ops[&op_id].trace.clone();
+                    self.succeed(op_id, AcpOutcome::StartedNewTurn { trace });
+                }
+                SteerVerdict::Fail(failure) => self.fail(op_id, failure),
+            },
+            Stage::Prompting { handoff } => self.on_prompt_answer(op_id, handoff, pending, answer),
+            Stage::Revoking | Stage::Replacing => self.on_pending_inject_answer(op_id, pending, answer),
+            Stage::Queued { .. } => {}
+        }
+        self.pump(&session_id, now);
+    }
+
+    fn on_prompt_answer(&mut self, op_id: OpId, handoff: bool, pending: Pending, answer: HostAnswer) {
+        let session_id = self.ops[&op_id].session_id.clone();
+        let session = self.session(&session_id);
+        session.open_prompts = session.open_prompts.saturating_sub(1);
+        let fold = if handoff { session.handoff.take() } else { None };
+        let value = match &answer {
+            HostAnswer::Result(value) => value.clone(),
+            HostAnswer::Error(e) if handoff && e.code == crate::core::json_rpc::METHOD_NOT_FOUND => {
+                // Provably undelivered: it falls back to an ordinary queued prompt.
+                self.steering_disabled = true;
+                return self.requeue(op_id, true);
+            }
+            other => return self.fail(op_id, after_write(pending.method, other, pending.timeout_ms)),
+        };
+        let superseded = !handoff && self.first_prompt_answered(&session_id, &value);
+        let trace = self.ops[&op_id].trace.clone();
+        let outcome = match PromptAnswer::deserialize(&value) {
+            Err(e) => return self.fail(op_id, Failure::Malformed { method: pending.method.into(), detail: e.to_string() }),
+            Ok(a) if handoff => AcpOutcome::HandedOff { handoff: fold.unwrap_or(Handoff::Waiting).as_str(), stop_reason: a.stop_reason, trace },
+            Ok(a) => AcpOutcome::Prompted { stop_reason: a.stop_reason, superseded, trace },
+        };
+        self.succeed(op_id, outcome);
+    }
+
+    /// A first prompt answered while a handoff steer is open: folded (early,
+    /// zero usage: superseded, not the turn's answer) or deferred.
+    pub(super) fn first_prompt_answered(&mut self, session_id: &str, answer: &Value) -> bool {
+        let session = self.session(session_id);
+        if session.handoff != Some(Handoff::Waiting) {
+            return false;
+        }
+        let folded = zero_usage(answer);
+        session.handoff = Some(if folded { Handoff::Folded } else { Handoff::Deferred });
+        folded
+    }
+
+    /// Puts an unconsumed message back at the head of its queue.
+    fn requeue(&mut self, op_id: OpId, must_prompt: bool) {
+        let op = self.ops.get_mut(&op_id).expect("op exists");
+        op.stage = Stage::Queued { must_prompt };
+        let session_id = op.session_id.clone();
+        self.lanes.requeue_front(&session_id, op_id);
+        self.actions.push_back(Action::Present { op: op_id, presentation: "queued" });
+    }
+
+    pub(super) fn succeed(&mut self, op_id: OpId, outcome: AcpOutcome) {
+        if let Some(op) = self.ops.remove(&op_id) {
+            self.lanes.finish(&op.session_id, op_id);
+            self.actions.push_back(Action::Complete { op: op_id, result: Ok(outcome) });
+        }
+    }
+
+    pub(super) fn fail(&mut self, op_id: OpId, failure: Failure) {
+        if let Some(op) = self.ops.remove(&op_id) {
+            self.lanes.finish(&op.session_id, op_id);
+            self.actions.push_back(Action::Retract { op: op_id });
+            let error = SteeringError::new(failure, op.content, op.trace);
+            self.actions.push_back(Action::Complete { op: op_id, result: Err(error) });
+        }
+    }
+
+    /// The next action.
+    ///
+    /// ```
+    /// # use renderer_steering::core::acp::AcpEngine;
+    /// assert!(AcpEngine::new(Default::default(), false).poll_action().is_none());
+    /// ```
+    pub fn poll_action(&mut self) -> Option<Action<AcpOutcome>> {
+        self.actions.pop_front()
+    }
+
+    /// When to call [`Self::handle_timeout`] next.
+    ///
+    /// ```
+    /// # use renderer_steering::core::acp::AcpEngine;
+    /// assert_eq!(AcpEngine::new(Default::default(), false).poll_timeout(), None);
+    /// ```
+    pub fn poll_timeout(&self) -> Option<u64> {
+        self.requests.next_deadline()
+    }
+
+    /// Ops, sessions, lanes and requests held (0 when everything settled).
+    ///
+    /// ```
+    /// # use renderer_steering::core::acp::AcpEngine;
+    /// assert_eq!(AcpEngine::new(Default::default(), false).live_state(), 0);
+    /// ```
+    pub fn live_state(&self) -> usize {
+        self.ops.len() + self.sessions.len() + self.lanes.len() + self.requests.len()
+    }
+}
+
+impl crate::core::driven::Driven for AcpEngine {
+    type Outcome = AcpOutcome;
+    fn poll_action(&mut self) -> Option<Action<AcpOutcome>> {
+        AcpEngine::poll_action(self)
+    }
+    fn poll_timeout(&self) -> Option<u64> {
+        AcpEngine::poll_timeout(self)
+    }
+    fn handle_answer(&mut self, id: RequestId, answer: HostAnswer, now: u64) {
+        AcpEngine::handle_answer(self, id, answer, now)
+    }
+    fn handle_timeout(&mut self, now: u64) {
+        AcpEngine::handle_timeout(self, now)
+    }
+}

@@ -1,0 +1,277 @@
+//! What the app tells the engine about the connection and its sessions, and
+//! the pending-inject operations (revoke, replace).
+
+use serde::{Deserialize, Serialize};
+use serde_json::{json, Value};
+
+use super::capabilities::{Capabilities, SteerPath};
+use super::engine::{AcpEngine, Op, Stage};
+use super::outcome::{after_write, AcpOutcome};
+use super::wire::{InjectAnswer, UserMessageEcho};
+use crate::core::action::{Action, OpId};
+use crate::core::content::check_acp_blocks;
+use crate::core::error::{Failure, SteeringError};
+use crate::core::requests::{HostAnswer, Pending};
+use crate::core::trace::Trace;
+
+/// What the app should do with its own prompt's answer.
+///
+/// ```
+/// use renderer_steering::core::acp::PromptVerdict;
+/// let v = PromptVerdict { superseded: true };
+/// assert!(v.superseded);
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct PromptVerdict {
+    /// A handoff steer folded this turn: this early answer is not the turn's
+    /// answer and is not a completion.
+    pub superseded: bool,
+}
+
+impl AcpEngine {
+    /// The `initialize` answer arrived: pick the path, open the composer.
+    ///
+    /// ```
+    /// # use renderer_steering::core::acp::{AcpEngine, SteerPath};
+    /// let mut e = AcpEngine::new(Default::default(), false);
+    /// e.initialized(&serde_json::json!({ "agentCapabilities": { "session": { "inject": { "modes": ["queue", "steer"] } } } }));
+    /// assert_eq!(e.path(), SteerPath::Inject { replace: false });
+    /// ```
+    pub fn initialized(&mut self, answer: &Value) {
+        self.caps = Some(Capabilities::from_initialize(answer, self.allow_prompt_handoff));
+        self.steering_disabled = false;
+        self.touched.extend(self.sessions.keys().cloned());
+        self.flush_changes();
+    }
+
+    /// The app sent its own `session/prompt` for this session: a turn runs.
+    ///
+    /// ```
+    /// # use renderer_steering::core::acp::{AcpEngine, InputMode};
+    /// let mut e = AcpEngine::new(Default::default(), false);
+    /// e.initialized(&serde_json::json!({}));
+    /// e.prompt_sent("s");
+    /// assert_eq!(e.composer("s").mode, InputMode::Queue);
+    /// ```
+    pub fn prompt_sent(&mut self, session_id: &str) {
+        self.session(session_id).open_prompts += 1;
+        self.touched.insert(session_id.into());
+        self.flush_changes();
+    }
+
+    /// The app's `session/prompt` was answered (`{ stopReason, usage? }`).
+    /// Queued messages start once no prompt is open.
+    ///
+    /// ```
+    /// # use renderer_steering::core::acp::AcpEngine;
+    /// let mut e = AcpEngine::new(Default::default(), false);
+    /// e.initialized(&serde_json::json!({}));
+    /// e.prompt_sent("s");
+    /// assert!(!e.prompt_answered("s", &serde_json::json!({"stopReason": "end_turn"}), 0).superseded);
+    /// ```
+    pub fn prompt_answered(&mut self, session_id: &str, answer: &Value, now: u64) -> PromptVerdict {
+        let session = self.session(session_id);
+        session.open_prompts = session.open_prompts.saturating_sub(1);
+        let superseded = self.first_prompt_answered(session_id, answer);
+        self.touched.insert(session_id.into());
+        self.pump(session_id, now);
+        self.flush_changes();
+        PromptVerdict { superseded }
+    }
+
+    /// A `session/update` notification's `update` object. A `user_message`
+    /// echo with a pending inject's `messageId` marks it delivered.
+    ///
+    /// ```
+    /// # use renderer_steering::core::acp::AcpEngine;
+    /// let mut e = AcpEngine::new(Default::default(), false);
+    /// e.update("s", &serde_json::json!({"sessionUpdate": "agent_message_chunk"}));
+    /// ```
+    pub fn update(&mut self, session_id: &str, update: &Value) {
+        let Ok(echo) = UserMessageEcho::deserialize(update) else { return };
+        if !matches!(echo.session_update.as_str(), "user_message" | "user_message_chunk") {
+            return;
+        }
+        let Some(id) = echo.message_id else { return };
+        if let Some(session) = self.sessions.get_mut(session_id) {
+            if session.pending_injects.remove(&id).is_some() {
+                self.touched.insert(session_id.into());
+                self.flush_changes();
+            }
+        }
+    }
+
+    /// The turn the agent started itself (`startedNewTurn`) has ended.
+    ///
+    /// ```
+    /// # use renderer_steering::core::acp::AcpEngine;
+    /// AcpEngine::new(Default::default(), false).session_idle("s", 0);
+    /// ```
+    pub fn session_idle(&mut self, session_id: &str, now: u64) {
+        if let Some(session) = self.sessions.get_mut(session_id) {
+            session.unowned_turn = false;
+            self.touched.insert(session_id.into());
+            self.pump(session_id, now);
+            self.flush_changes();
+        }
+    }
+
+    /// `session/new` or `session/load` replaced the session: its pending
+    /// steer and queue are dropped (drafts handed back).
+    ///
+    /// ```
+    /// # use renderer_steering::core::acp::AcpEngine;
+    /// AcpEngine::new(Default::default(), false).session_replaced("s");
+    /// ```
+    pub fn session_replaced(&mut self, session_id: &str) {
+        self.drop_session(session_id, Failure::SessionReplaced, false);
+    }
+
+    /// The session was closed: it takes no more input.
+    ///
+    /// ```
+    /// # use renderer_steering::core::acp::{AcpEngine, InputMode};
+    /// let mut e = AcpEngine::new(Default::default(), false);
+    /// e.initialized(&serde_json::json!({}));
+    /// e.session_closed("s");
+    /// assert_eq!(e.composer("s").mode, InputMode::Unavailable);
+    /// ```
+    pub fn session_closed(&mut self, session_id: &str) {
+        self.drop_session(session_id, Failure::SessionReplaced, true);
+    }
+
+    /// The connection closed: everything pending fails (drafts handed back)
+    /// and input is unavailable until [`Self::initialized`] again.
+    ///
+    /// ```
+    /// # use renderer_steering::core::acp::{AcpEngine, InputMode};
+    /// let mut e = AcpEngine::new(Default::default(), false);
+    /// e.initialized(&serde_json::json!({}));
+    /// e.connection_closed();
+    /// assert_eq!(e.composer("s").mode, InputMode::Unavailable);
+    /// ```
+    pub fn connection_closed(&mut self) {
+        self.caps = None;
+        self.fail_all(|stage| match stage {
+            Stage::Queued { .. } => Failure::Unavailable,
+            _ => Failure::Ambiguous { detail: "the connection closed before the answer".into() },
+        });
+        self.sessions.clear();
+    }
+
+    /// Rejects everything pending with `disposed`; sends nothing more.
+    ///
+    /// ```
+    /// # use renderer_steering::core::acp::AcpEngine;
+    /// let mut e = AcpEngine::new(Default::default(), false);
+    /// e.dispose();
+    /// assert_eq!(e.send("s", vec![], 0).unwrap_err().failure.kind(), "disposed");
+    /// ```
+    pub fn dispose(&mut self) {
+        self.disposed = true;
+        self.fail_all(|_| Failure::Disposed);
+        self.sessions.clear();
+    }
+
+    fn fail_all(&mut self, failure: impl Fn(Stage) -> Failure) {
+        self.requests.clear();
+        let ops: Vec<(OpId, Stage, String)> = self.ops.iter().map(|(id, o)| (*id, o.stage, o.session_id.clone())).collect();
+        for (op_id, stage, session_id) in ops {
+            self.touched.insert(session_id);
+            self.fail(op_id, failure(stage));
+        }
+        self.flush_changes();
+    }
+
+    fn drop_session(&mut self, session_id: &str, failure: Failure, closed: bool) {
+        let doomed: Vec<OpId> = self.ops.iter().filter(|(_, o)| o.session_id == session_id).map(|(id, _)| *id).collect();
+        for op_id in doomed {
+            self.fail(op_id, failure.clone());
+        }
+        self.sessions.remove(session_id);
+        if closed {
+            self.session(session_id).closed = true;
+        }
+        self.touched.insert(session_id.into());
+        self.flush_changes();
+    }
+
+    /// Revokes an accepted inject that has not been delivered yet; resolves
+    /// with its content handed back.
+    ///
+    /// ```
+    /// # use renderer_steering::core::acp::AcpEngine;
+    /// let mut e = AcpEngine::new(Default::default(), false);
+    /// assert_eq!(e.revoke("s", "m1", 0).unwrap_err().failure.kind(), "invalidInput");
+    /// ```
+    pub fn revoke(&mut self, session_id: &str, message_id: &str, now: u64) -> Result<OpId, SteeringError> {
+        let content = self.pending_content(session_id, message_id)?;
+        let params = json!({ "sessionId": session_id, "messageId": message_id });
+        Ok(self.start_pending_op(session_id, message_id, content, Stage::Revoking, "session/revoke_inject", params, now))
+    }
+
+    /// Replaces an accepted, undelivered inject (when the agent allows it).
+    ///
+    /// ```
+    /// # use renderer_steering::core::acp::AcpEngine;
+    /// let mut e = AcpEngine::new(Default::default(), false);
+    /// let err = e.replace("s", "m1", vec![serde_json::json!({"type": "text", "text": "x"})], 0).unwrap_err();
+    /// assert_eq!(err.failure.kind(), "invalidInput");
+    /// ```
+    pub fn replace(&mut self, session_id: &str, message_id: &str, content: Vec<Value>, now: u64) -> Result<OpId, SteeringError> {
+        let refuse = |failure| SteeringError::new(failure, content.clone(), Trace::default());
+        if self.path() != (SteerPath::Inject { replace: true }) {
+            let reason = "this agent cannot replace a pending message (replace_not_supported)".into();
+            return Err(refuse(Failure::InvalidInput { reason }));
+        }
+        check_acp_blocks(&content, self.caps.is_some_and(|c| c.images)).map_err(refuse)?;
+        self.pending_content(session_id, message_id).map_err(|e| refuse(e.failure))?;
+        let params = json!({ "sessionId": session_id, "messageId": message_id, "content": content });
+        Ok(self.start_pending_op(session_id, message_id, content, Stage::Replacing, "session/replace_inject", params, now))
+    }
+
+    fn pending_content(&self, session_id: &str, message_id: &str) -> Result<Vec<Value>, SteeringError> {
+        let found = self.sessions.get(session_id).and_then(|s| s.pending_injects.get(message_id));
+        found.cloned().ok_or_else(|| {
+            let reason = format!("no pending message {message_id} in this session");
+            SteeringError::new(Failure::InvalidInput { reason }, vec![], Trace::default())
+        })
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn start_pending_op(&mut self, session_id: &str, message_id: &str, content: Vec<Value>, stage: Stage, method: &'static str, params: Value, now: u64) -> OpId {
+        let op_id = self.new_op_id();
+        let trace = Trace { path: Some("inject"), sent: Some(method), ..Trace::default() };
+        self.ops.insert(op_id, Op { session_id: session_id.into(), content, message_id: Some(message_id.into()), stage, trace });
+        let request = self.requests.issue(op_id, method, params, Some(self.timeouts.request_ms), false, now);
+        self.actions.push_back(Action::Send(request));
+        op_id
+    }
+
+    pub(super) fn on_pending_inject_answer(&mut self, op_id: OpId, pending: Pending, answer: HostAnswer) {
+        let op = &self.ops[&op_id];
+        let (session_id, old_id, content, stage) = (op.session_id.clone(), op.message_id.clone().unwrap_or_default(), op.content.clone(), op.stage);
+        let value = match &answer {
+            HostAnswer::Result(value) => value,
+            HostAnswer::Error(e) if e.reason() == Some("already_delivered") || e.reason() == Some("unknown_message_id") => {
+                self.session(&session_id).pending_injects.remove(&old_id);
+                return self.fail(op_id, after_write(pending.method, &answer, pending.timeout_ms));
+            }
+            other => return self.fail(op_id, after_write(pending.method, other, pending.timeout_ms)),
+        };
+        let outcome = if stage == Stage::Revoking {
+            self.session(&session_id).pending_injects.remove(&old_id);
+            AcpOutcome::Revoked { message_id: old_id, draft: content }
+        } else {
+            let Ok(InjectAnswer { message_id }) = InjectAnswer::deserialize(value) else {
+                let detail = "the replace answer has no messageId".into();
+                return self.fail(op_id, Failure::Ambiguous { detail });
+            };
+            let injects = &mut self.session(&session_id).pending_injects;
+            injects.remove(&old_id);
+            injects.insert(message_id.clone(), content);
+            AcpOutcome::Replaced { message_id, previous_message_id: old_id }
+        };
+        self.succeed(op_id, outcome);
+    }
+}

@@ -1,0 +1,151 @@
+//! What an ACP submission ends with, and how a steer's answer is classified.
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+use super::wire::{InjectAnswer, SteeringOutcome};
+use crate::core::error::Failure;
+use crate::core::json_rpc::METHOD_NOT_FOUND;
+use crate::core::requests::HostAnswer;
+use crate::core::trace::Trace;
+
+/// A successful ACP submission.
+///
+/// ```
+/// use renderer_steering::core::acp::AcpOutcome;
+/// let o = AcpOutcome::StartedNewTurn { trace: Default::default() };
+/// assert_eq!(serde_json::to_value(&o).unwrap()["kind"], "startedNewTurn");
+/// ```
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(tag = "kind", rename_all = "camelCase", rename_all_fields = "camelCase")]
+pub enum AcpOutcome {
+    /// Joined the running turn (`messageId` for inject: delivered on its echo).
+    Injected {
+        /// The agent's id for the pending inject.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        message_id: Option<String>,
+        /// Trace.
+        trace: Trace,
+    },
+    /// Went out as a normal `session/prompt` and that turn ended.
+    Prompted {
+        /// The turn's stop reason.
+        stop_reason: String,
+        /// This answer was superseded by a folded handoff (not the turn's answer).
+        superseded: bool,
+        /// Trace.
+        trace: Trace,
+    },
+    /// The agent started a turn with it itself; nothing is resent.
+    StartedNewTurn {
+        /// Trace.
+        trace: Trace,
+    },
+    /// Concurrent-prompt handoff: `folded` or `deferred`; both are success.
+    HandedOff {
+        /// `folded` or `deferred`.
+        handoff: &'static str,
+        /// The steer prompt's stop reason.
+        stop_reason: String,
+        /// Trace.
+        trace: Trace,
+    },
+    /// A pending inject was revoked; its content is handed back.
+    Revoked {
+        /// The revoked message.
+        message_id: String,
+        /// Its content, for the composer.
+        draft: Vec<Value>,
+    },
+    /// A pending inject was replaced.
+    Replaced {
+        /// The new id.
+        message_id: String,
+        /// The replaced id.
+        previous_message_id: String,
+    },
+}
+
+/// How a steer request ended, whatever the path.
+///
+/// ```
+/// use renderer_steering::core::acp::outcome::{classify_steer, SteerVerdict};
+/// use renderer_steering::core::requests::HostAnswer;
+/// let v = classify_steer("_session/steering", &HostAnswer::Result(serde_json::json!({"outcome": "promptRequired", "reason": "noRunningTurn"})), None);
+/// assert_eq!(v, SteerVerdict::PromptRequired);
+/// ```
+#[derive(Debug, Clone, PartialEq)]
+pub enum SteerVerdict {
+    /// Taken into the running turn (with the inject's id, if any).
+    Injected(Option<String>),
+    /// Nothing consumed: send it as a normal prompt once the previous prompt answered.
+    PromptRequired,
+    /// The agent started a turn itself.
+    StartedNewTurn,
+    /// The method does not exist: steering is off for the connection; queue it.
+    Unsupported,
+    /// Failed (with the draft handed back); never resent.
+    Fail(Failure),
+}
+
+/// A failure after the message was written: a host error is a clear
+/// rejection; anything else (timeout, transport, unreadable) is ambiguous.
+///
+/// ```
+/// use renderer_steering::core::acp::outcome::after_write;
+/// use renderer_steering::core::requests::HostAnswer;
+/// assert_eq!(after_write("session/inject", &HostAnswer::Timeout, Some(5)).kind(), "ambiguous");
+/// ```
+pub fn after_write(method: &str, answer: &HostAnswer, timeout_ms: Option<u64>) -> Failure {
+    match answer.failure(method, timeout_ms) {
+        Some(host @ Failure::Host { .. }) => host,
+        Some(other) => Failure::Ambiguous { detail: other.message() },
+        None => Failure::Ambiguous { detail: format!("unreadable answer to {method}") },
+    }
+}
+
+/// Classifies the answer to `session/inject` or `_session/steering`.
+///
+/// ```
+/// use renderer_steering::core::acp::outcome::{classify_steer, SteerVerdict};
+/// use renderer_steering::core::requests::HostAnswer;
+/// let v = classify_steer("session/inject", &HostAnswer::Result(serde_json::json!({"messageId": "m"})), None);
+/// assert_eq!(v, SteerVerdict::Injected(Some("m".into())));
+/// ```
+pub fn classify_steer(method: &str, answer: &HostAnswer, timeout_ms: Option<u64>) -> SteerVerdict {
+    match answer {
+        HostAnswer::Error(e) if e.code == METHOD_NOT_FOUND => SteerVerdict::Unsupported,
+        HostAnswer::Error(e) if method == "session/inject" && e.code == -32010 && e.reason() == Some("no_running_turn") => {
+            SteerVerdict::PromptRequired
+        }
+        HostAnswer::Result(value) if method == "session/inject" => match InjectAnswer::deserialize(value) {
+            Ok(a) if !a.message_id.is_empty() => SteerVerdict::Injected(Some(a.message_id)),
+            _ => SteerVerdict::Fail(Failure::Ambiguous { detail: "the inject answer has no messageId".into() }),
+        },
+        HostAnswer::Result(value) => match SteeringOutcome::deserialize(value) {
+            Ok(SteeringOutcome::Injected) => SteerVerdict::Injected(None),
+            Ok(SteeringOutcome::PromptRequired) => SteerVerdict::PromptRequired,
+            Ok(SteeringOutcome::StartedNewTurn) => SteerVerdict::StartedNewTurn,
+            Ok(SteeringOutcome::Failed) => SteerVerdict::Fail(Failure::Ambiguous { detail: "the agent answered failed".into() }),
+            Ok(SteeringOutcome::Unknown) => SteerVerdict::Fail(Failure::Ambiguous { detail: "unknown outcome".into() }),
+            Err(_) => SteerVerdict::Fail(Failure::Ambiguous { detail: "unreadable steering answer".into() }),
+        },
+        other => SteerVerdict::Fail(after_write(method, other, timeout_ms)),
+    }
+}
+
+/// True when a prompt answer reports no usage, or only zeros: the signature
+/// of a first prompt folded into a handoff steer.
+///
+/// ```
+/// use renderer_steering::core::acp::outcome::zero_usage;
+/// assert!(zero_usage(&serde_json::json!({"stopReason": "end_turn"})));
+/// assert!(!zero_usage(&serde_json::json!({"stopReason": "end_turn", "usage": {"outputTokens": 12}})));
+/// ```
+pub fn zero_usage(answer: &Value) -> bool {
+    let usage = answer.get("usage").or_else(|| answer.get("_meta").and_then(|m| m.get("usage")));
+    match usage.and_then(Value::as_object) {
+        None => true,
+        Some(fields) => fields.values().all(|v| v.as_f64().is_none_or(|n| n == 0.0)),
+    }
+}

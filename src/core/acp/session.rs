@@ -1,0 +1,154 @@
+//! What the engine knows about one ACP session, and the composer's input
+//! mode derived from it.
+
+use std::collections::BTreeMap;
+
+use serde::Serialize;
+use serde_json::Value;
+
+/// The composer's mode for a session.
+///
+/// ```
+/// use renderer_steering::core::acp::InputMode;
+/// assert_eq!(InputMode::Direct.hint(), "Send now; delivered to the running turn");
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub enum InputMode {
+    /// A turn runs and the message goes to it now.
+    Direct,
+    /// A turn runs and the message waits for it to end.
+    Queue,
+    /// No turn runs: a normal prompt.
+    Idle,
+    /// The connection cannot take input.
+    Unavailable,
+}
+
+impl InputMode {
+    /// Wire name.
+    ///
+    /// ```
+    /// # use renderer_steering::core::acp::InputMode;
+    /// assert_eq!(InputMode::Queue.as_str(), "queue");
+    /// ```
+    pub fn as_str(self) -> &'static str {
+        match self {
+            InputMode::Direct => "direct",
+            InputMode::Queue => "queue",
+            InputMode::Idle => "idle",
+            InputMode::Unavailable => "unavailable",
+        }
+    }
+
+    /// The composer's hint. `Direct` promises delivery, never folding.
+    ///
+    /// ```
+    /// # use renderer_steering::core::acp::InputMode;
+    /// assert!(InputMode::Queue.hint().contains("turn ends"));
+    /// ```
+    pub fn hint(self) -> &'static str {
+        match self {
+            InputMode::Direct => "Send now; delivered to the running turn",
+            InputMode::Queue => "Queued; sent when the running turn ends",
+            InputMode::Idle => "Send to start a turn",
+            InputMode::Unavailable => "Not connected; your message stays here",
+        }
+    }
+}
+
+/// How the first prompt's answer related to a pending handoff steer.
+///
+/// ```
+/// use renderer_steering::core::acp::session::Handoff;
+/// assert_eq!(Handoff::Folded.as_str(), "folded");
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Handoff {
+    /// The first prompt has not answered yet.
+    Waiting,
+    /// The first prompt answered early; the steer's answer is the turn's.
+    Folded,
+    /// The first prompt answered normally; the steer runs as its own turn.
+    Deferred,
+}
+
+impl Handoff {
+    /// Wire name (a steer answered before the first prompt counts as folded).
+    ///
+    /// ```
+    /// # use renderer_steering::core::acp::session::Handoff;
+    /// assert_eq!(Handoff::Waiting.as_str(), "folded");
+    /// ```
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Handoff::Deferred => "deferred",
+            Handoff::Waiting | Handoff::Folded => "folded",
+        }
+    }
+}
+
+/// Per-session state.
+///
+/// ```
+/// use renderer_steering::core::acp::session::Session;
+/// let s = Session::default();
+/// assert!(!s.turn_running());
+/// ```
+#[derive(Debug, Default, Clone)]
+pub struct Session {
+    /// `session/prompt` requests of this session not yet answered (the app's and ours).
+    pub open_prompts: u32,
+    /// A turn started by the agent itself (`startedNewTurn`) that no request owns.
+    pub unowned_turn: bool,
+    /// The session was closed.
+    pub closed: bool,
+    /// Accepted injects not yet echoed as delivered: messageId -> content.
+    pub pending_injects: BTreeMap<String, Vec<Value>>,
+    /// A handoff steer is open and how the first prompt answered.
+    pub handoff: Option<Handoff>,
+}
+
+impl Session {
+    /// A turn runs: a prompt is open or the agent runs an unowned turn.
+    ///
+    /// ```
+    /// # use renderer_steering::core::acp::session::Session;
+    /// let s = Session { unowned_turn: true, ..Session::default() };
+    /// assert!(s.turn_running());
+    /// ```
+    pub fn turn_running(&self) -> bool {
+        self.open_prompts > 0 || self.unowned_turn
+    }
+
+    /// Nothing here is worth keeping.
+    ///
+    /// ```
+    /// # use renderer_steering::core::acp::session::Session;
+    /// assert!(Session::default().is_quiet());
+    /// ```
+    pub fn is_quiet(&self) -> bool {
+        !self.turn_running() && !self.closed && self.pending_injects.is_empty() && self.handoff.is_none()
+    }
+}
+
+/// What a composer shows for a session (compared to decide when to notify).
+///
+/// ```
+/// use renderer_steering::core::acp::session::ComposerState;
+/// use renderer_steering::core::acp::InputMode;
+/// let s = ComposerState { mode: InputMode::Idle, hint: InputMode::Idle.hint(), queued: vec![], pending_injects: vec![] };
+/// assert_eq!(serde_json::to_value(&s).unwrap()["mode"], "idle");
+/// ```
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ComposerState {
+    /// The mode.
+    pub mode: InputMode,
+    /// Its hint text.
+    pub hint: &'static str,
+    /// Queued messages, oldest first (for chips).
+    pub queued: Vec<Vec<Value>>,
+    /// Ids of injects accepted but not yet delivered (revocable).
+    pub pending_injects: Vec<String>,
+}

@@ -1,0 +1,75 @@
+//! ACP answers the engine reads (serde).
+
+use serde::{Deserialize, Serialize};
+
+/// `_session/steering` outcomes. Anything else is read as [`SteeringOutcome::Unknown`].
+///
+/// ```
+/// use renderer_steering::core::acp::wire::SteeringOutcome;
+/// let o: SteeringOutcome = serde_json::from_value(serde_json::json!({"outcome": "injected"})).unwrap();
+/// assert_eq!(o, SteeringOutcome::Injected);
+/// let u: SteeringOutcome = serde_json::from_value(serde_json::json!({"outcome": "teleported"})).unwrap();
+/// assert_eq!(u, SteeringOutcome::Unknown);
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+#[serde(tag = "outcome", rename_all = "camelCase")]
+pub enum SteeringOutcome {
+    /// Joined the running turn.
+    Injected,
+    /// Nothing consumed; no turn runs.
+    PromptRequired,
+    /// The agent ignored the opt-in and started a turn itself.
+    StartedNewTurn,
+    /// The agent says it failed (delivery ambiguous).
+    Failed,
+    /// An outcome this engine does not know (delivery ambiguous).
+    #[serde(other)]
+    Unknown,
+}
+
+/// `session/inject` and `session/replace_inject` answers.
+///
+/// ```
+/// use renderer_steering::core::acp::wire::InjectAnswer;
+/// let a: InjectAnswer = serde_json::from_value(serde_json::json!({"messageId": "m1"})).unwrap();
+/// assert_eq!(a.message_id, "m1");
+/// ```
+#[derive(Debug, Clone, Deserialize)]
+pub struct InjectAnswer {
+    /// The agent's id for the pending message.
+    #[serde(rename = "messageId")]
+    pub message_id: String,
+}
+
+/// `session/prompt` answer.
+///
+/// ```
+/// use renderer_steering::core::acp::wire::PromptAnswer;
+/// let a: PromptAnswer = serde_json::from_value(serde_json::json!({"stopReason": "end_turn"})).unwrap();
+/// assert_eq!(a.stop_reason, "end_turn");
+/// ```
+#[derive(Debug, Clone, Deserialize, Serialize)]
+pub struct PromptAnswer {
+    /// Why the turn stopped.
+    #[serde(rename = "stopReason")]
+    pub stop_reason: String,
+}
+
+/// A `session/update` the engine cares about: a `user_message` echo with the
+/// `messageId` of an inject.
+///
+/// ```
+/// use renderer_steering::core::acp::wire::UserMessageEcho;
+/// let u: UserMessageEcho = serde_json::from_value(serde_json::json!(
+///     {"sessionUpdate": "user_message", "messageId": "m1", "content": []})).unwrap();
+/// assert_eq!(u.message_id.as_deref(), Some("m1"));
+/// ```
+#[derive(Debug, Clone, Deserialize)]
+pub struct UserMessageEcho {
+    /// `user_message` or `user_message_chunk`.
+    #[serde(rename = "sessionUpdate")]
+    pub session_update: String,
+    /// The inject's id, when the agent echoes one.
+    #[serde(default, rename = "messageId")]
+    pub message_id: Option<String>,
+}
