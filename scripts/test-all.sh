@@ -36,7 +36,8 @@ layer() { # name command...
 
 wasm_pack_test() { # browser flags...
   ( source target/toolchain.env
-    WASM_BINDGEN_USE_BROWSER=${USE_BROWSER:-} wasm-pack test "$@" -- --test 'wasm_*' )
+    if [ -n "${USE_BROWSER:-}" ]; then export WASM_BINDGEN_USE_BROWSER=1; else unset WASM_BINDGEN_USE_BROWSER; fi
+    wasm-pack test "$@" -- --test 'wasm_*' )
 }
 
 layer "core (native cargo test)" cargo test --workspace

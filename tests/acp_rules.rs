@@ -1,0 +1,469 @@
+//! Every rule and table row of specs/acp-steering.md and of issue 4, natively.
+#![cfg(not(target_arch = "wasm32"))]
+
+mod common;
+
+use common::run;
+use renderer_steering::core::acp::{AcpEngine, AcpOutcome, Capabilities, InputMode, SteerPath};
+use renderer_steering::core::requests::HostAnswer;
+use renderer_steering::core::{Action, OpId, RpcError, SteeringError, Timeouts};
+use serde_json::{json, Value};
+
+const EXT: &str = "_session/steering";
+
+fn text(t: &str) -> Vec<Value> {
+    vec![json!({ "type": "text", "text": t })]
+}
+
+fn engine(init: Value, handoff: bool) -> AcpEngine {
+    let mut e = AcpEngine::new(Timeouts::default(), handoff);
+    e.initialized(&init);
+    e
+}
+
+fn ext_agent() -> AcpEngine {
+    engine(json!({ "_meta": { "steering": { "supported": true } }, "agentCapabilities": {} }), false)
+}
+
+fn inject_agent(replace: bool) -> AcpEngine {
+    engine(json!({ "agentCapabilities": { "session": { "inject": { "modes": ["queue", "steer"], "pending": { "replace": replace } } } } }), false)
+}
+
+fn handoff_agent() -> AcpEngine {
+    engine(json!({ "agentCapabilities": { "_meta": { "claudeCode": { "promptQueueing": true } } } }), true)
+}
+
+fn queue_agent() -> AcpEngine {
+    engine(json!({ "agentCapabilities": {} }), false)
+}
+
+fn done(log: &common::Log<AcpOutcome>, op: OpId) -> Option<Result<AcpOutcome, SteeringError>> {
+    match log.completion(op) {
+        Some(Action::Complete { result, .. }) => Some(result.clone()),
+        _ => None,
+    }
+}
+
+fn silent(_: &str, _: &Value) -> Option<HostAnswer> {
+    None
+}
+
+fn rpc(code: i64, reason: Option<&str>) -> HostAnswer {
+    HostAnswer::Error(RpcError { code, message: "err".into(), data: reason.map(|r| json!({ "reason": r })) })
+}
+
+#[test]
+fn the_path_is_chosen_from_initialize_in_order_and_gated_strictly() {
+    let both = json!({ "_meta": { "steering": { "supported": true } },
+        "agentCapabilities": { "session": { "inject": { "modes": ["steer"] } }, "_meta": { "claudeCode": { "promptQueueing": true } } } });
+    assert_eq!(Capabilities::from_initialize(&both, true).path, SteerPath::Inject { replace: false });
+    let ext_and_handoff = json!({ "_meta": { "steering": { "supported": true } }, "agentCapabilities": { "_meta": { "claudeCode": { "promptQueueing": true } } } });
+    assert_eq!(Capabilities::from_initialize(&ext_and_handoff, true).path, SteerPath::SteeringExtension);
+    let lenient = json!({ "agentCapabilities": { "_meta": { "steering": { "supported": true } } } });
+    assert_eq!(Capabilities::from_initialize(&lenient, false).path, SteerPath::SteeringExtension);
+    let queue_only_inject = json!({ "agentCapabilities": { "session": { "inject": { "modes": ["queue"] } } } });
+    assert_eq!(Capabilities::from_initialize(&queue_only_inject, false).path, SteerPath::Queue);
+    for not_true in [json!("true"), json!(1), json!(null), json!({})] {
+        let init = json!({ "_meta": { "steering": { "supported": not_true } }, "agentCapabilities": { "_meta": { "claudeCode": { "promptQueueing": not_true } } } });
+        assert_eq!(Capabilities::from_initialize(&init, true).path, SteerPath::Queue, "{not_true}");
+    }
+    for garbage in [json!(null), json!([]), json!("x"), json!({ "agentCapabilities": 5 })] {
+        assert_eq!(Capabilities::from_initialize(&garbage, true), Capabilities { path: SteerPath::Queue, images: false });
+    }
+}
+
+#[test]
+fn nothing_is_probed_with_a_request() {
+    let mut e = ext_agent();
+    assert!(e.poll_action().map_or(true, |a| !matches!(a, Action::Send(_))));
+    e.prompt_sent("s");
+    let log = run(&mut e, 0, silent);
+    assert!(log.sent.is_empty());
+}
+
+#[test]
+fn an_idle_session_gets_a_normal_prompt_that_is_not_bounded() {
+    let mut e = ext_agent();
+    let op = e.send("s", text("hello"), 0).unwrap();
+    let log = run(&mut e, 0, |_, _| Some(HostAnswer::Result(json!({ "stopReason": "end_turn" }))));
+    assert_eq!(log.methods(), ["session/prompt"]);
+    assert_eq!(log.sent[0].params, json!({ "sessionId": "s", "prompt": text("hello") }));
+    assert_eq!(log.sent[0].timeout_ms, None, "the open prompt of a turn is not bounded");
+    assert!(matches!(done(&log, op), Some(Ok(AcpOutcome::Prompted { ref stop_reason, superseded: false, .. })) if stop_reason == "end_turn"));
+    assert_eq!(e.live_state(), 0);
+}
+
+#[test]
+fn steering_extension_always_sends_the_opt_in_and_injected_is_done() {
+    let mut e = ext_agent();
+    e.prompt_sent("s");
+    let op = e.send("s", text("use pnpm"), 0).unwrap();
+    let log = run(&mut e, 0, |_, _| Some(HostAnswer::Result(json!({ "outcome": "injected" }))));
+    assert_eq!(log.methods(), [EXT]);
+    assert_eq!(log.sent[0].params, json!({ "sessionId": "s", "prompt": text("use pnpm"), "_meta": { "steering": { "idleBehavior": "promptRequired" } } }));
+    assert_eq!(log.sent[0].timeout_ms, Some(10_000));
+    assert!(matches!(done(&log, op), Some(Ok(AcpOutcome::Injected { message_id: None, .. }))));
+    assert_eq!(e.composer("s").mode, InputMode::Direct, "the original prompt still owns completion");
+}
+
+#[test]
+fn prompt_required_goes_out_unchanged_as_a_prompt_only_after_the_previous_answer() {
+    let mut e = ext_agent();
+    e.prompt_sent("s");
+    let op = e.send("s", text("x"), 0).unwrap();
+    let log = run(&mut e, 0, |_, _| Some(HostAnswer::Result(json!({ "outcome": "promptRequired", "reason": "noRunningTurn" }))));
+    assert_eq!(log.methods(), [EXT], "no prompt while the previous prompt is open");
+    assert!(done(&log, op).is_none());
+    assert_eq!(e.composer("s").queued, vec![text("x")]);
+    e.prompt_answered("s", &json!({ "stopReason": "end_turn" }), 0);
+    let log = run(&mut e, 0, |_, _| Some(HostAnswer::Result(json!({ "stopReason": "end_turn" }))));
+    assert_eq!(log.methods(), ["session/prompt"]);
+    assert_eq!(log.sent[0].params["prompt"], json!(text("x")));
+    assert!(matches!(done(&log, op), Some(Ok(AcpOutcome::Prompted { .. }))));
+}
+
+#[test]
+fn started_new_turn_is_never_resent_and_the_session_stays_busy_until_idle() {
+    let mut e = ext_agent();
+    e.prompt_sent("s");
+    e.prompt_answered("s", &json!({ "stopReason": "end_turn" }), 0);
+    e.prompt_sent("s");
+    let op = e.send("s", text("x"), 0).unwrap();
+    let log = run(&mut e, 0, |_, _| Some(HostAnswer::Result(json!({ "outcome": "startedNewTurn" }))));
+    assert!(matches!(done(&log, op), Some(Ok(AcpOutcome::StartedNewTurn { .. }))));
+    e.prompt_answered("s", &json!({ "stopReason": "end_turn" }), 0);
+    assert_eq!(run(&mut e, 0, silent).sent.len(), 0, "no resend");
+    assert_eq!(e.composer("s").mode, InputMode::Direct, "an unowned turn runs");
+    e.send("s", text("y"), 0).unwrap();
+    assert_eq!(run(&mut e, 0, silent).methods(), [EXT], "a later message steers the unowned turn");
+    e.session_idle("s", 0);
+}
+
+#[test]
+fn failed_unknown_unreadable_timeout_and_transport_are_ambiguous_and_never_resent() {
+    let answers = [
+        HostAnswer::Result(json!({ "outcome": "failed" })),
+        HostAnswer::Result(json!({ "outcome": "teleported" })),
+        HostAnswer::Result(json!({})),
+        HostAnswer::Result(json!(null)),
+        HostAnswer::Transport("socket closed".into()),
+        HostAnswer::Timeout,
+        HostAnswer::Unreadable("undefined".into()),
+    ];
+    for answer in answers {
+        let mut e = ext_agent();
+        e.prompt_sent("s");
+        let op = e.send("s", text("keep"), 0).unwrap();
+        let first = run(&mut e, 0, silent);
+        if answer == HostAnswer::Timeout {
+            e.handle_timeout(10_000);
+        } else {
+            e.handle_answer(first.sent[0].id, answer.clone(), 0);
+        }
+        let log = run(&mut e, 0, silent);
+        let error = done(&log, op).unwrap().unwrap_err();
+        assert_eq!(error.failure.kind(), "ambiguous", "{answer:?}");
+        assert_eq!(error.draft, text("keep"));
+        assert!(log.sent.is_empty(), "never auto-resent: {answer:?}");
+        e.prompt_answered("s", &json!({ "stopReason": "end_turn" }), 0);
+        assert!(run(&mut e, 0, silent).sent.is_empty());
+    }
+}
+
+#[test]
+fn extension_errors_propagate_with_their_code() {
+    for code in [-32602, -32600] {
+        let mut e = ext_agent();
+        e.prompt_sent("s");
+        let op = e.send("s", text("x"), 0).unwrap();
+        let log = run(&mut e, 0, |_, _| Some(rpc(code, None)));
+        let error = done(&log, op).unwrap().unwrap_err();
+        assert_eq!((error.failure.kind(), error.failure.code()), ("host", Some(code)));
+        assert_eq!(error.draft, text("x"));
+    }
+}
+
+#[test]
+fn method_not_found_turns_steering_off_and_queues_the_message() {
+    let mut e = ext_agent();
+    e.prompt_sent("s");
+    let op = e.send("s", text("x"), 0).unwrap();
+    let log = run(&mut e, 0, |_, _| Some(rpc(-32601, None)));
+    assert_eq!(log.methods(), [EXT]);
+    assert!(done(&log, op).is_none());
+    assert_eq!(e.path(), SteerPath::Queue);
+    assert_eq!(e.composer("s").mode, InputMode::Queue);
+    e.send("s", text("y"), 0).unwrap();
+    assert!(run(&mut e, 0, silent).sent.is_empty(), "steering stays off for the connection");
+    e.prompt_answered("s", &json!({ "stopReason": "end_turn" }), 0);
+    let log = run(&mut e, 0, |_, _| None);
+    assert_eq!(log.methods(), ["session/prompt"]);
+    assert_eq!(log.sent[0].params["prompt"], json!(text("x")), "first in, first out");
+}
+
+#[test]
+fn inject_steers_and_the_user_message_echo_marks_it_delivered() {
+    let mut e = inject_agent(false);
+    e.prompt_sent("s");
+    let op = e.send("s", text("x"), 0).unwrap();
+    let log = run(&mut e, 0, |_, _| Some(HostAnswer::Result(json!({ "messageId": "m1" }))));
+    assert_eq!(log.sent[0].method, "session/inject");
+    assert_eq!(log.sent[0].params, json!({ "sessionId": "s", "mode": "steer", "content": text("x") }));
+    assert!(matches!(done(&log, op), Some(Ok(AcpOutcome::Injected { message_id: Some(ref m), .. })) if m == "m1"));
+    assert_eq!(e.composer("s").pending_injects, ["m1"]);
+    e.update("s", &json!({ "sessionUpdate": "user_message", "messageId": "other" }));
+    assert_eq!(e.composer("s").pending_injects, ["m1"]);
+    e.update("s", &json!({ "sessionUpdate": "user_message", "messageId": "m1", "content": text("x") }));
+    assert!(e.composer("s").pending_injects.is_empty());
+}
+
+#[test]
+fn inject_no_running_turn_becomes_a_prompt_other_reasons_propagate() {
+    let mut e = inject_agent(false);
+    e.prompt_sent("s");
+    let op = e.send("s", text("x"), 0).unwrap();
+    run(&mut e, 0, |_, _| Some(rpc(-32010, Some("no_running_turn"))));
+    e.prompt_answered("s", &json!({ "stopReason": "end_turn" }), 0);
+    let log = run(&mut e, 0, |_, _| Some(HostAnswer::Result(json!({ "stopReason": "end_turn" }))));
+    assert_eq!(log.methods(), ["session/prompt"]);
+    assert!(matches!(done(&log, op), Some(Ok(AcpOutcome::Prompted { .. }))));
+
+    let mut e = inject_agent(false);
+    e.prompt_sent("s");
+    let op = e.send("s", text("x"), 0).unwrap();
+    let log = run(&mut e, 0, |_, _| Some(rpc(-32010, Some("already_delivered"))));
+    assert_eq!(done(&log, op).unwrap().unwrap_err().failure.code(), Some(-32010));
+}
+
+fn injected(e: &mut AcpEngine, id: &'static str, words: &str) {
+    e.send("s", text(words), 0).unwrap();
+    run(e, 0, move |_, _| Some(HostAnswer::Result(json!({ "messageId": id }))));
+}
+
+#[test]
+fn a_pending_inject_can_be_revoked_and_its_words_come_back() {
+    let mut e = inject_agent(false);
+    e.prompt_sent("s");
+    injected(&mut e, "m1", "oops");
+    let op = e.revoke("s", "m1", 0).unwrap();
+    let log = run(&mut e, 0, |_, _| Some(HostAnswer::Result(json!({}))));
+    assert_eq!(log.sent[0].method, "session/revoke_inject");
+    assert_eq!(log.sent[0].params, json!({ "sessionId": "s", "messageId": "m1" }));
+    assert!(matches!(done(&log, op), Some(Ok(AcpOutcome::Revoked { ref draft, .. })) if *draft == text("oops")));
+    assert!(e.composer("s").pending_injects.is_empty());
+}
+
+#[test]
+fn revoking_a_delivered_or_unknown_inject_fails_with_the_agents_code() {
+    for (code, reason) in [(-32010, "already_delivered"), (-32002, "unknown_message_id")] {
+        let mut e = inject_agent(false);
+        e.prompt_sent("s");
+        injected(&mut e, "m1", "x");
+        let op = e.revoke("s", "m1", 0).unwrap();
+        let log = run(&mut e, 0, move |_, _| Some(rpc(code, Some(reason))));
+        let error = done(&log, op).unwrap().unwrap_err();
+        assert_eq!(error.failure.code(), Some(code));
+        assert_eq!(error.failure.data(), Some(&json!({ "reason": reason })));
+        assert!(e.composer("s").pending_injects.is_empty());
+    }
+}
+
+#[test]
+fn replace_only_when_the_agent_allows_it() {
+    let mut e = inject_agent(false);
+    e.prompt_sent("s");
+    injected(&mut e, "m1", "x");
+    let error = e.replace("s", "m1", text("y"), 0).unwrap_err();
+    assert!(error.failure.message().contains("replace_not_supported"));
+    assert_eq!(error.draft, text("y"));
+    assert!(run(&mut e, 0, silent).sent.is_empty());
+
+    let mut e = inject_agent(true);
+    e.prompt_sent("s");
+    injected(&mut e, "m1", "x");
+    let op = e.replace("s", "m1", text("y"), 0).unwrap();
+    let log = run(&mut e, 0, |_, _| Some(HostAnswer::Result(json!({ "messageId": "m2" }))));
+    assert_eq!(log.sent[0].method, "session/replace_inject");
+    assert_eq!(log.sent[0].params, json!({ "sessionId": "s", "messageId": "m1", "content": text("y") }));
+    assert!(matches!(done(&log, op), Some(Ok(AcpOutcome::Replaced { ref message_id, ref previous_message_id })) if message_id == "m2" && previous_message_id == "m1"));
+    assert_eq!(e.composer("s").pending_injects, ["m2"]);
+}
+
+#[test]
+fn steers_are_fifo_one_in_flight_and_never_overtake_the_queue() {
+    let mut e = ext_agent();
+    e.prompt_sent("s");
+    let a = e.send("s", text("a"), 0).unwrap();
+    let first = run(&mut e, 0, silent);
+    let b = e.send("s", text("b"), 0).unwrap();
+    let c = e.send("s", text("c"), 0).unwrap();
+    assert!(run(&mut e, 0, silent).sent.is_empty(), "one steer in flight");
+    assert_eq!(e.composer("s").queued, vec![text("b"), text("c")]);
+    assert_eq!(e.composer("s").mode, InputMode::Queue);
+    let other = e.send("t", text("other session"), 0).unwrap();
+    assert_eq!(run(&mut e, 0, silent).methods(), ["session/prompt"], "sessions are independent");
+    e.handle_answer(first.sent[0].id, HostAnswer::Result(json!({ "outcome": "injected" })), 0);
+    let log = run(&mut e, 0, |_, p| Some(HostAnswer::Result(json!({ "outcome": "injected", "echo": p["prompt"][0]["text"] }))));
+    assert_eq!(log.sent.iter().map(|r| r.params["prompt"][0]["text"].as_str().unwrap()).collect::<Vec<_>>(), ["b", "c"]);
+    for op in [a, b, c] {
+        assert!(matches!(done(&log, op), Some(Ok(AcpOutcome::Injected { .. }))), "{op:?}");
+    }
+    let _ = other;
+}
+
+#[test]
+fn images_are_refused_unless_the_agent_takes_them() {
+    let image = vec![json!({ "type": "text", "text": "see" }), json!({ "type": "image", "mimeType": "image/png", "data": "AAAA" })];
+    let mut e = ext_agent();
+    let error = e.send("s", image.clone(), 0).unwrap_err();
+    assert_eq!(error.failure.message(), "this agent does not accept images");
+    assert_eq!(error.draft, image);
+    assert!(run(&mut e, 0, silent).sent.is_empty());
+    let mut e = engine(json!({ "_meta": { "steering": { "supported": true } }, "agentCapabilities": { "promptCapabilities": { "image": true } } }), false);
+    assert!(e.send("s", image, 0).is_ok());
+}
+
+#[test]
+fn handoff_is_off_by_default() {
+    let mut e = engine(json!({ "agentCapabilities": { "_meta": { "claudeCode": { "promptQueueing": true } } } }), false);
+    e.prompt_sent("s");
+    e.send("s", text("x"), 0).unwrap();
+    assert!(run(&mut e, 0, silent).sent.is_empty(), "queued, not handed off");
+}
+
+#[test]
+fn handoff_folded_supersedes_the_early_answer() {
+    let mut e = handoff_agent();
+    e.prompt_sent("s");
+    let op = e.send("s", text("x"), 0).unwrap();
+    let log = run(&mut e, 0, silent);
+    assert_eq!(log.methods(), ["session/prompt"]);
+    assert_eq!(log.sent[0].timeout_ms, None);
+    let verdict = e.prompt_answered("s", &json!({ "stopReason": "end_turn", "usage": { "inputTokens": 0, "outputTokens": 0 } }), 0);
+    assert!(verdict.superseded, "the early answer is not the turn's answer");
+    assert_eq!(e.composer("s").mode, InputMode::Queue, "still running (the steer prompt is open); the next message waits behind it");
+    e.handle_answer(log.sent[0].id, HostAnswer::Result(json!({ "stopReason": "end_turn" })), 0);
+    let log = run(&mut e, 0, silent);
+    assert!(matches!(done(&log, op), Some(Ok(AcpOutcome::HandedOff { handoff: "folded", .. }))));
+    assert_eq!(e.composer("s").mode, InputMode::Idle);
+}
+
+#[test]
+fn handoff_deferred_gets_both_answers_in_order() {
+    let mut e = handoff_agent();
+    e.prompt_sent("s");
+    let op = e.send("s", text("x"), 0).unwrap();
+    let log = run(&mut e, 0, silent);
+    let verdict = e.prompt_answered("s", &json!({ "stopReason": "end_turn", "usage": { "outputTokens": 420 } }), 0);
+    assert!(!verdict.superseded);
+    e.handle_answer(log.sent[0].id, HostAnswer::Result(json!({ "stopReason": "end_turn" })), 0);
+    let log = run(&mut e, 0, silent);
+    assert!(matches!(done(&log, op), Some(Ok(AcpOutcome::HandedOff { handoff: "deferred", .. }))));
+}
+
+#[test]
+fn handoff_admits_only_with_no_queue_and_no_steer_in_flight() {
+    let mut e = handoff_agent();
+    e.prompt_sent("s");
+    e.send("s", text("a"), 0).unwrap();
+    let first = run(&mut e, 0, silent);
+    e.send("s", text("b"), 0).unwrap();
+    assert!(run(&mut e, 0, silent).sent.is_empty());
+    e.handle_answer(first.sent[0].id, HostAnswer::Result(json!({ "stopReason": "end_turn" })), 0);
+    let next = run(&mut e, 0, silent);
+    assert_eq!(next.methods(), ["session/prompt"]);
+    assert_eq!(next.sent[0].params["prompt"], json!(text("b")));
+}
+
+#[test]
+fn a_dispatch_error_is_surfaced_and_not_resent() {
+    let mut e = handoff_agent();
+    e.prompt_sent("s");
+    let op = e.send("s", text("x"), 0).unwrap();
+    let log = run(&mut e, 0, |_, _| Some(rpc(-32603, None)));
+    let error = done(&log, op).unwrap().unwrap_err();
+    assert_eq!(error.failure.code(), Some(-32603));
+    assert_eq!(log.sent.len(), 1);
+}
+
+#[test]
+fn a_replaced_session_drops_its_pending_steer_and_queue_with_drafts() {
+    let mut e = handoff_agent();
+    e.prompt_sent("s");
+    let a = e.send("s", text("a"), 0).unwrap();
+    let first = run(&mut e, 0, silent);
+    let b = e.send("s", text("b"), 0).unwrap();
+    e.session_replaced("s");
+    let log = run(&mut e, 0, silent);
+    for (op, words) in [(a, "a"), (b, "b")] {
+        let error = done(&log, op).unwrap().unwrap_err();
+        assert_eq!((error.failure.kind(), error.draft), ("sessionReplaced", text(words)));
+    }
+    e.handle_answer(first.sent[0].id, HostAnswer::Result(json!({ "stopReason": "end_turn" })), 0);
+    assert!(run(&mut e, 0, silent).actions.is_empty(), "a late answer changes nothing");
+    assert_eq!(e.live_state(), 0);
+}
+
+#[test]
+fn composer_modes_hints_and_change_notifications() {
+    let mut e = AcpEngine::new(Timeouts::default(), false);
+    assert_eq!(e.composer("s").mode, InputMode::Unavailable);
+    e.initialized(&json!({ "_meta": { "steering": { "supported": true } } }));
+    assert_eq!(e.composer("s").mode, InputMode::Idle);
+    e.prompt_sent("s");
+    let changes = run(&mut e, 0, silent);
+    assert!(changes.actions.iter().any(|a| matches!(a, Action::Changed { key } if key == "s")));
+    let state = e.composer("s");
+    assert_eq!((state.mode, state.hint), (InputMode::Direct, "Send now; delivered to the running turn"));
+    assert!(!state.hint.contains("fold"));
+    let mut q = queue_agent();
+    q.prompt_sent("s");
+    q.send("s", text("later"), 0).unwrap();
+    let log = run(&mut q, 0, silent);
+    assert_eq!(log.presented(), ["queued"]);
+    assert_eq!(q.composer("s").mode, InputMode::Queue);
+    assert_eq!(q.composer("s").queued, vec![text("later")]);
+    q.session_closed("s");
+    assert_eq!(q.composer("s").mode, InputMode::Unavailable);
+    assert_eq!(q.send("s", text("x"), 0).unwrap_err().failure.kind(), "unavailable");
+}
+
+#[test]
+fn a_closed_connection_hands_every_draft_back() {
+    let mut e = ext_agent();
+    e.prompt_sent("s");
+    let a = e.send("s", text("a"), 0).unwrap();
+    let b = e.send("s", text("b"), 0).unwrap();
+    e.connection_closed();
+    let log = run(&mut e, 0, silent);
+    assert_eq!(done(&log, a).unwrap().unwrap_err().failure.kind(), "ambiguous");
+    assert_eq!(done(&log, b).unwrap().unwrap_err().failure.kind(), "unavailable");
+    assert_eq!(e.composer("s").mode, InputMode::Unavailable);
+}
+
+#[test]
+fn requests_other_than_prompts_are_bounded_by_the_configured_timeout() {
+    let mut e = AcpEngine::new(Timeouts { request_ms: 250, ..Timeouts::default() }, false);
+    e.initialized(&json!({ "_meta": { "steering": { "supported": true } } }));
+    e.prompt_sent("s");
+    let op = e.send("s", text("x"), 1_000).unwrap();
+    run(&mut e, 1_000, silent);
+    assert_eq!(e.poll_timeout(), Some(1_250));
+    e.handle_timeout(1_250);
+    let log = run(&mut e, 1_250, silent);
+    assert!(done(&log, op).unwrap().unwrap_err().failure.message().contains("within 250 ms"));
+}
+
+#[test]
+fn dispose_rejects_everything_and_sends_nothing_more() {
+    let mut e = ext_agent();
+    e.prompt_sent("s");
+    let a = e.send("s", text("a"), 0).unwrap();
+    let first = run(&mut e, 0, silent);
+    e.dispose();
+    e.handle_answer(first.sent[0].id, HostAnswer::Result(json!({ "outcome": "injected" })), 0);
+    let log = run(&mut e, 0, silent);
+    assert_eq!(done(&log, a).unwrap().unwrap_err().failure.kind(), "disposed");
+    assert!(log.sent.is_empty());
+    assert_eq!(e.live_state(), 0);
+}
