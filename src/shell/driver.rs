@@ -38,8 +38,11 @@ struct Inner<E: Driven> {
     hooks: RefCell<BTreeMap<OpId, Hooks>>,
     timer: RefCell<Option<(u64, Timeout)>>,
     before_answer: Option<BeforeAnswer<E>>,
-    on_changed: RefCell<Option<Function>>,
+    on_changed: RefCell<Option<(Function, ChangeDetail<E>)>>,
 }
+
+/// Builds the second argument of the change callback from the engine.
+pub type ChangeDetail<E> = fn(&E, &str) -> JsValue;
 
 /// A cheap handle; clones drive the same engine.
 pub struct Driver<E: Driven>(Rc<Inner<E>>);
@@ -73,9 +76,9 @@ where
         f(&mut self.0.engine.borrow_mut())
     }
 
-    /// Sets the change listener (ACP composer state).
-    pub fn set_on_changed(&self, callback: Option<Function>) {
-        *self.0.on_changed.borrow_mut() = callback;
+    /// Sets the change listener: `callback(key, detail(engine, key))`.
+    pub fn set_on_changed(&self, callback: Option<Function>, detail: ChangeDetail<E>) {
+        *self.0.on_changed.borrow_mut() = callback.map(|c| (c, detail));
     }
 
     /// Registers interest in `op`'s outcome, then runs pending actions.
@@ -134,9 +137,10 @@ where
                 }
             }
             Action::Changed { key } => {
-                let callback = self.0.on_changed.borrow().clone();
-                if let Some(callback) = callback {
-                    if let Err(e) = callback.call1(&JsValue::NULL, &JsValue::from_str(&key)) {
+                let listener = self.0.on_changed.borrow().clone();
+                if let Some((callback, detail)) = listener {
+                    let state = detail(&self.0.engine.borrow(), &key);
+                    if let Err(e) = callback.call2(&JsValue::NULL, &JsValue::from_str(&key), &state) {
                         web_sys::console::error_2(&"renderer-steering: onChange threw".into(), &e);
                     }
                 }

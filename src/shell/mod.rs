@@ -8,6 +8,7 @@
 //! const steering = new CodexhostSteering({ request: (m, p, o) => rpc.request(m, p, o) });
 //! ```
 
+mod acp;
 mod codexhost;
 mod convert;
 mod driver;
@@ -16,6 +17,7 @@ mod ids;
 mod transport;
 mod types;
 
+pub use acp::AcpSteering;
 pub use codexhost::CodexhostSteering;
 
 use wasm_bindgen::prelude::*;

@@ -75,6 +75,39 @@ export interface PresentationHooks {
   reconcile?: (from: Delivery, to: Delivery) => void;
 }
 export interface SteerResult { turnId: string; delivery: Delivery; presented: Delivery; trace: Trace }
+
+/** An ACP content block. */
+export type ContentBlock = ContentItem;
+/** The `initialize` answer of an ACP agent (only the capability fields are read). */
+export interface InitializeAnswer {
+  protocolVersion?: number;
+  agentCapabilities?: {
+    promptCapabilities?: { image?: boolean; audio?: boolean; embeddedContext?: boolean };
+    session?: { inject?: { modes: ("queue" | "steer")[]; steer_in_stream?: ("interrupt" | "finish")[]; pending?: { replace?: boolean } } };
+    _meta?: Record<string, unknown>;
+  };
+  _meta?: Record<string, unknown>;
+  [key: string]: unknown;
+}
+export interface AcpOptions {
+  request: RequestFn;
+  /** The `initialize` answer, or a promise of it; until it arrives input is `unavailable`. */
+  initialize?: InitializeAnswer | Promise<InitializeAnswer>;
+  /** Enables the concurrent-prompt handoff (off by default: it is a kill-switch). */
+  allowPromptHandoff?: boolean;
+  timeouts?: Timeouts;
+}
+export type InputMode = "direct" | "queue" | "idle" | "unavailable";
+export interface ComposerState { mode: InputMode; hint: string; queued: ContentBlock[][]; pendingInjects: string[] }
+export type AcpOutcome =
+  | { kind: "injected"; messageId?: string; trace: Trace }
+  | { kind: "prompted"; stopReason: string; superseded: boolean; trace: Trace }
+  | { kind: "startedNewTurn"; trace: Trace }
+  | { kind: "handedOff"; handoff: "folded" | "deferred"; stopReason: string; trace: Trace };
+export type RevokeOutcome = { kind: "revoked"; messageId: string; draft: ContentBlock[] };
+export type ReplaceOutcome = { kind: "replaced"; messageId: string; previousMessageId: string };
+export interface PromptVerdict { superseded: boolean }
+export type ChangeCallback = (sessionId: string, state: ComposerState) => void;
 "#;
 
 #[wasm_bindgen]
@@ -88,6 +121,21 @@ extern "C" {
     /// Arguments of `steer`.
     #[wasm_bindgen(typescript_type = "SteerArgs")]
     pub type SteerArgs;
+    /// Options of `new AcpSteering(...)`.
+    #[wasm_bindgen(typescript_type = "AcpOptions")]
+    pub type AcpOptions;
+    /// ACP content blocks.
+    #[wasm_bindgen(typescript_type = "ContentBlock[]")]
+    pub type ContentBlocks;
+    /// An `initialize` answer.
+    #[wasm_bindgen(typescript_type = "InitializeAnswer")]
+    pub type InitializeAnswer;
+    /// A `session/prompt` answer or a `session/update`'s `update` object.
+    #[wasm_bindgen(typescript_type = "Record<string, unknown>")]
+    pub type JsonObject;
+    /// The change callback.
+    #[wasm_bindgen(typescript_type = "ChangeCallback")]
+    pub type ChangeCallback;
     /// Hooks of `steer`.
     #[wasm_bindgen(typescript_type = "PresentationHooks")]
     pub type PresentationHooks;

@@ -1,0 +1,188 @@
+//! `AcpSteering`: the ACP engine driven from JavaScript.
+
+use js_sys::{Function, Promise};
+use serde_json::Value;
+use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
+use wasm_bindgen_futures::{future_to_promise, JsFuture};
+
+use super::codexhost::{field, function_field, read_timeouts};
+use super::convert::{from_js, to_js};
+use super::driver::{Driver, Hooks};
+use super::failure::to_js_error;
+use super::ids::now_ms;
+use super::transport::Transport;
+use super::types::{AcpOptions, ChangeCallback, ContentBlocks, InitializeAnswer, JsonObject};
+use crate::core::acp::{AcpEngine, AcpOutcome};
+use crate::core::{Failure, OpId, SteeringError, Trace};
+
+/// Steering for one ACP connection.
+#[wasm_bindgen]
+pub struct AcpSteering {
+    driver: Driver<AcpEngine>,
+}
+
+fn blocks(content: JsValue) -> Result<Vec<Value>, SteeringError> {
+    match from_js(content) {
+        Ok(Value::Array(items)) => Ok(items),
+        _ => Err(SteeringError::new(
+            Failure::InvalidInput { reason: "content must be an array of content blocks".into() },
+            vec![],
+            Trace::default(),
+        )),
+    }
+}
+
+fn composer_detail(engine: &AcpEngine, session_id: &str) -> JsValue {
+    to_js(&engine.composer(session_id))
+}
+
+#[wasm_bindgen]
+impl AcpSteering {
+    /// `new AcpSteering({ request, initialize?, allowPromptHandoff?, timeouts? })`.
+    #[wasm_bindgen(constructor)]
+    pub fn new(options: AcpOptions) -> Result<AcpSteering, JsError> {
+        let options: JsValue = options.into();
+        let request = function_field(&options, "request")
+            .ok_or_else(|| JsError::new("options.request must be a function (method, params, options?) => Promise"))?;
+        let allow = field(&options, "allowPromptHandoff").as_bool() == Some(true);
+        let engine = AcpEngine::new(read_timeouts(&options)?, allow);
+        let steering = AcpSteering { driver: Driver::new(engine, Transport::new(request), None) };
+        let initialize = field(&options, "initialize");
+        if !initialize.is_undefined() && !initialize.is_null() {
+            let driver = steering.driver.clone();
+            wasm_bindgen_futures::spawn_local(async move {
+                if let Ok(answer) = JsFuture::from(Promise::resolve(&initialize)).await {
+                    let answer = from_js(answer).unwrap_or(Value::Null);
+                    driver.with_engine(|e| e.initialized(&answer));
+                    driver.pump();
+                }
+            });
+        }
+        Ok(steering)
+    }
+
+    /// The `initialize` answer (again, after a reconnect).
+    pub fn initialized(&self, answer: InitializeAnswer) {
+        let answer = from_js(answer.into()).unwrap_or(Value::Null);
+        self.feed(|e| e.initialized(&answer));
+    }
+
+    /// Sends a message: steered into the running turn, queued, or prompted.
+    #[wasm_bindgen(unchecked_return_type = "Promise<AcpOutcome>")]
+    pub fn send(&self, session_id: String, content: ContentBlocks) -> Promise {
+        let submitted = blocks(content.into()).and_then(|c| self.driver.with_engine(|e| e.send(&session_id, c, now_ms())));
+        self.settle(submitted)
+    }
+
+    /// Revokes an accepted, undelivered inject; resolves with its content.
+    #[wasm_bindgen(unchecked_return_type = "Promise<RevokeOutcome>")]
+    pub fn revoke(&self, session_id: String, message_id: String) -> Promise {
+        let submitted = self.driver.with_engine(|e| e.revoke(&session_id, &message_id, now_ms()));
+        self.settle(submitted)
+    }
+
+    /// Replaces an accepted, undelivered inject (when the agent allows it).
+    #[wasm_bindgen(unchecked_return_type = "Promise<ReplaceOutcome>")]
+    pub fn replace(&self, session_id: String, message_id: String, content: ContentBlocks) -> Promise {
+        let submitted = blocks(content.into())
+            .and_then(|c| self.driver.with_engine(|e| e.replace(&session_id, &message_id, c, now_ms())));
+        self.settle(submitted)
+    }
+
+    /// The app sent its own `session/prompt`.
+    #[wasm_bindgen(js_name = promptSent)]
+    pub fn prompt_sent(&self, session_id: String) {
+        self.feed(|e| e.prompt_sent(&session_id));
+    }
+
+    /// The app's `session/prompt` was answered; `superseded` says a folded
+    /// handoff made this answer not the turn's answer.
+    #[wasm_bindgen(js_name = promptAnswered, unchecked_return_type = "PromptVerdict")]
+    pub fn prompt_answered(&self, session_id: String, answer: JsonObject) -> JsValue {
+        let answer = from_js(answer.into()).unwrap_or(Value::Null);
+        let verdict = self.feed(|e| e.prompt_answered(&session_id, &answer, now_ms()));
+        to_js(&verdict)
+    }
+
+    /// A `session/update` notification's `update` object.
+    pub fn update(&self, session_id: String, update: JsonObject) {
+        let update = from_js(update.into()).unwrap_or(Value::Null);
+        self.feed(|e| e.update(&session_id, &update));
+    }
+
+    /// The turn the agent started itself has ended.
+    #[wasm_bindgen(js_name = sessionIdle)]
+    pub fn session_idle(&self, session_id: String) {
+        self.feed(|e| e.session_idle(&session_id, now_ms()));
+    }
+
+    /// `session/new` or `session/load` replaced the session.
+    #[wasm_bindgen(js_name = sessionReplaced)]
+    pub fn session_replaced(&self, session_id: String) {
+        self.feed(|e| e.session_replaced(&session_id));
+    }
+
+    /// The session was closed.
+    #[wasm_bindgen(js_name = sessionClosed)]
+    pub fn session_closed(&self, session_id: String) {
+        self.feed(|e| e.session_closed(&session_id));
+    }
+
+    /// The connection closed: pending messages are handed back.
+    #[wasm_bindgen(js_name = connectionClosed)]
+    pub fn connection_closed(&self) {
+        self.feed(|e| e.connection_closed());
+    }
+
+    /// The composer state: mode, hint, queued messages, pending injects.
+    #[wasm_bindgen(js_name = inputMode, unchecked_return_type = "ComposerState")]
+    pub fn input_mode(&self, session_id: String) -> JsValue {
+        to_js(&self.driver.with_engine(|e| e.composer(&session_id)))
+    }
+
+    /// Queued messages of a session, oldest first (for chips).
+    #[wasm_bindgen(unchecked_return_type = "ContentBlock[][]")]
+    pub fn queued(&self, session_id: String) -> JsValue {
+        to_js(&self.driver.with_engine(|e| e.composer(&session_id).queued))
+    }
+
+    /// Calls `callback(sessionId, state)` whenever a session's composer state changes.
+    #[wasm_bindgen(js_name = onChange)]
+    pub fn on_change(&self, callback: Option<ChangeCallback>) {
+        let callback = callback.and_then(|c| JsValue::from(c).dyn_into::<Function>().ok());
+        self.driver.set_on_changed(callback, composer_detail);
+    }
+
+    /// Rejects everything pending with `disposed`; sends nothing more.
+    pub fn dispose(&self) {
+        self.feed(|e| e.dispose());
+    }
+
+    /// Ops, sessions and requests still held (0 once all settle).
+    #[wasm_bindgen(js_name = liveState)]
+    pub fn live_state(&self) -> usize {
+        self.driver.with_engine(|e| e.live_state())
+    }
+
+    fn feed<R>(&self, f: impl FnOnce(&mut AcpEngine) -> R) -> R {
+        let result = self.driver.with_engine(f);
+        self.driver.pump();
+        result
+    }
+
+    fn settle(&self, submitted: Result<OpId, SteeringError>) -> Promise {
+        let op = match submitted {
+            Ok(op) => op,
+            Err(error) => return Promise::reject(&to_js_error(&error)),
+        };
+        let receiver = self.driver.wait(op, Some(Hooks::default()));
+        future_to_promise(async move {
+            match receiver.await {
+                Ok(Ok(outcome)) => Ok(to_js::<AcpOutcome>(&outcome)),
+                Ok(Err(error)) => Err(to_js_error(&error)),
+                Err(_) => Err(to_js_error(&SteeringError::new(Failure::Disposed, vec![], Trace::default()))),
+            }
+        })
+    }
+}
