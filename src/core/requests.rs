@@ -171,6 +171,20 @@ impl PendingRequests {
         due.into_iter().filter_map(|id| self.open.remove(&id).map(|p| (id, p))).collect()
     }
 
+    /// Forgets the calls of one submission (it ended); their late answers are ignored.
+    ///
+    /// ```
+    /// # use renderer_steering::core::requests::PendingRequests;
+    /// # use renderer_steering::core::OpId;
+    /// let mut p = PendingRequests::default();
+    /// p.issue(OpId(1), "x", serde_json::json!({}), None, false, 0);
+    /// p.forget_op(OpId(1));
+    /// assert!(p.is_empty());
+    /// ```
+    pub fn forget_op(&mut self, op: OpId) {
+        self.open.retain(|_, p| p.op != op);
+    }
+
     /// Forgets every call (on dispose); late answers are then ignored.
     ///
     /// ```

@@ -328,6 +328,7 @@ impl AcpEngine {
     pub(super) fn succeed(&mut self, op_id: OpId, outcome: AcpOutcome) {
         if let Some(op) = self.ops.remove(&op_id) {
             self.lanes.finish(&op.session_id, op_id);
+            self.requests.forget_op(op_id);
             self.actions.push_back(Action::Complete { op: op_id, result: Ok(outcome) });
         }
     }
@@ -335,6 +336,7 @@ impl AcpEngine {
     pub(super) fn fail(&mut self, op_id: OpId, failure: Failure) {
         if let Some(op) = self.ops.remove(&op_id) {
             self.lanes.finish(&op.session_id, op_id);
+            self.requests.forget_op(op_id);
             self.actions.push_back(Action::Retract { op: op_id });
             let error = SteeringError::new(failure, op.content, op.trace);
             self.actions.push_back(Action::Complete { op: op_id, result: Err(error) });

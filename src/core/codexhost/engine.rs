@@ -435,6 +435,7 @@ impl CodexhostEngine {
         if op.steer.is_some() {
             self.lanes.finish(&op.thread_id, op_id);
         }
+        self.requests.forget_op(op_id);
         self.actions.push_back(Action::Complete { op: op_id, result });
     }
 }
