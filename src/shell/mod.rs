@@ -11,6 +11,7 @@
 mod acp;
 mod codexhost;
 mod convert;
+mod desktop;
 mod driver;
 mod failure;
 mod ids;
@@ -19,6 +20,7 @@ mod types;
 
 pub use acp::AcpSteering;
 pub use codexhost::CodexhostSteering;
+pub use desktop::{install_desktop_steering, DesktopSteering};
 
 use wasm_bindgen::prelude::*;
 

@@ -1,0 +1,78 @@
+// A fake desktop request manager with the shape the spec describes: its
+// steerTurn and startTurn build their requests through this.sendRequest, the
+// way the desktop's own code does. Records every request that reaches the host.
+export class RequestManager {
+  constructor(answers, options = {}) {
+    this.answers = answers;
+    this.sent = [];
+    this.started = [];
+    this.role = options.role ?? "owner";
+    this.binding = options.binding ?? true;
+    this.queue = options.queue ?? [];
+    this.mutations = 0;
+    const self = this;
+    this.coordinator = {
+      options: {
+        submissionHost: self.binding
+          ? { getActiveTurnId: () => "turn-1", hasPendingTurnStart: () => false }
+          : {},
+      },
+      loadMessages: async () => undefined,
+      readMessages: () => self.queue.map((m) => ({ ...m })),
+      mutate: async (_threadId, fn) => {
+        self.mutations += 1;
+        self.queue = fn(self.queue);
+      },
+    };
+    this.pauseOnSteer = options.pauseOnSteer;
+    this.deferStart = options.deferStart ?? 0;
+  }
+  sendRequest(method, params, options) {
+    this.sent.push({ method, params, options });
+    if (method === "turn/steer" && this.pauseOnSteer) {
+      // Stopping the old turn pauses the queued follow-ups, as the desktop does.
+      this.queue = [...this.queue, { id: this.pauseOnSteer, pauseReason: "Interrupted before the steer was accepted." }];
+    }
+    const answer = this.answers[method];
+    if (answer === undefined) return Promise.reject({ code: -32601, message: "Method not found" });
+    return Promise.resolve(typeof answer === "function" ? answer(params) : answer);
+  }
+  steerTurn(threadId, input, restoreMessage, serviceTier, attachments, clientUserMessageId, additionalContext, toolOutput, onMessageAdded) {
+    return this.sendRequest("turn/steer", { threadId, expectedTurnId: "turn-1", input, clientUserMessageId }, { caller: "steerTurn" });
+  }
+  startTurn(threadId, submission, onMessageAdded) {
+    this.started.push({ threadId, submission, onMessageAdded });
+    if (this.deferStart) {
+      return new Promise((r) => setTimeout(r, this.deferStart)).then(() =>
+        this.sendRequest("turn/start", submission.request, { caller: "startTurn" }));
+    }
+    return this.sendRequest("turn/start", submission.request, { caller: "startTurn" });
+  }
+  getTurnCoordinator() {
+    return this.coordinator;
+  }
+  getStreamRole() {
+    return { role: this.role };
+  }
+}
+
+export function makeManager(answers, options) {
+  return new RequestManager(answers, options);
+}
+
+export function protoOf(o) {
+  return Object.getPrototypeOf(o);
+}
+
+export function classProto() {
+  return RequestManager.prototype;
+}
+
+export function ownNames(o) {
+  return Object.getOwnPropertyNames(o).sort().join(",");
+}
+
+export function callSteer(manager, threadId, text, extra = {}) {
+  const restoreMessage = { id: "restore-1", context: { collaborationMode: "pair", commentAttachments: [] }, cwd: "/repo", ...extra.restore };
+  return manager.steerTurn(threadId, [{ type: "text", text }], restoreMessage, "fast", undefined, extra.messageId, { ctx: 1 }, extra.toolOutput ?? null, extra.onMessageAdded);
+}
