@@ -9,7 +9,7 @@ source target/toolchain.env
 TARGET_DIR=${CARGO_TARGET_DIR:-target}
 cargo build --quiet --release --lib --target wasm32-unknown-unknown -p renderer_steering
 rm -rf pkg && mkdir -p pkg
-"$HOME/.cargo/bin/wasm-bindgen" --target web --out-dir pkg \
+"$HOME/.cargo/bin/wasm-bindgen" --target web --out-dir pkg --remove-name-section --remove-producers-section \
   "$TARGET_DIR/wasm32-unknown-unknown/release/renderer_steering.wasm"
 # No wasm-opt pass: Debian's binaryen (108) rewrites wasm-bindgen's externref
 # table into a funcref table and the module then fails to instantiate (seen by

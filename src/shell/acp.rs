@@ -4,11 +4,11 @@ use js_sys::{Function, Promise};
 use serde_json::Value;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
-use wasm_bindgen_futures::{future_to_promise, JsFuture};
+use wasm_bindgen_futures::JsFuture;
 
 use super::codexhost::{field, function_field, read_timeouts};
 use super::convert::{from_js, to_js};
-use super::driver::{Driver, Hooks};
+use super::driver::Driver;
 use super::failure::to_js_error;
 use super::ids::now_ms;
 use super::transport::Transport;
@@ -172,17 +172,9 @@ impl AcpSteering {
     }
 
     fn settle(&self, submitted: Result<OpId, SteeringError>) -> Promise {
-        let op = match submitted {
-            Ok(op) => op,
-            Err(error) => return Promise::reject(&to_js_error(&error)),
-        };
-        let receiver = self.driver.wait(op, Some(Hooks::default()));
-        future_to_promise(async move {
-            match receiver.await {
-                Ok(Ok(outcome)) => Ok(to_js::<AcpOutcome>(&outcome)),
-                Ok(Err(error)) => Err(to_js_error(&error)),
-                Err(_) => Err(to_js_error(&SteeringError::new(Failure::Disposed, vec![], Trace::default()))),
-            }
-        })
+        match submitted {
+            Ok(op) => self.driver.promise(op, None, |outcome: &AcpOutcome| to_js(outcome)),
+            Err(error) => Promise::reject(&to_js_error(&error)),
+        }
     }
 }

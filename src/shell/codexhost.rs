@@ -4,7 +4,6 @@ use js_sys::{Function, Promise, Reflect};
 use serde_json::Value;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
-use wasm_bindgen_futures::future_to_promise;
 
 use super::convert::{from_js, to_js, typed_from_js};
 use super::driver::{Driver, Hooks};
@@ -85,7 +84,7 @@ impl CodexhostSteering {
         let submitted = self.driver.with_engine(|e| e.decide(&thread_id, &text, now_ms()));
         match submitted {
             Err(error) => Promise::reject(&to_js_error(&error)),
-            Ok(op) => self.settle(self.driver.wait(op, None)),
+            Ok(op) => self.driver.promise(op, None, outcome_to_js),
         }
     }
 
@@ -94,10 +93,12 @@ impl CodexhostSteering {
     #[wasm_bindgen(unchecked_return_type = "Promise<SteerResult>")]
     pub fn steer(&self, args: SteerArgs, hooks: Option<PresentationHooks>) -> Promise {
         let args: JsValue = args.into();
-        let draft = from_js(field(&args, "input")).ok().and_then(|v| v.as_array().cloned()).unwrap_or_default();
         let mut request: SteerRequest = match typed_from_js(args.clone()) {
             Ok(request) => request,
-            Err(e) => return rejected(Failure::InvalidInput { reason: format!("steer arguments: {e}") }, draft),
+            Err(e) => {
+                let draft = from_js(field(&args, "input")).ok().and_then(|v| v.as_array().cloned()).unwrap_or_default();
+                return rejected(Failure::InvalidInput { reason: format!("steer arguments: {e}") }, draft);
+            }
         };
         let request_options = field(&args, "requestOptions");
         request.steer_timeout_ms = field(&request_options, "timeoutMs").as_f64().filter(|t| *t >= 0.0).map(|t| t as u64);
@@ -118,7 +119,7 @@ impl CodexhostSteering {
         let submitted = self.driver.with_engine(|e| e.steer(request, now_ms()));
         match submitted {
             Err(error) => Promise::reject(&to_js_error(&error)),
-            Ok(submitted) => self.settle(self.driver.wait(submitted.op(), Some(hooks))),
+            Ok(submitted) => self.driver.promise(submitted.op(), Some(hooks), outcome_to_js),
         }
     }
 
@@ -139,18 +140,11 @@ impl CodexhostSteering {
     pub fn live_state(&self) -> usize {
         self.driver.with_engine(|e| e.live_state())
     }
+}
 
-    fn settle(
-        &self,
-        receiver: futures_channel::oneshot::Receiver<Result<CodexhostOutcome, SteeringError>>,
-    ) -> Promise {
-        future_to_promise(async move {
-            match receiver.await {
-                Ok(Ok(CodexhostOutcome::Decided(decision))) => Ok(to_js(&decision)),
-                Ok(Ok(CodexhostOutcome::Steered(outcome))) => Ok(to_js(&outcome)),
-                Ok(Err(error)) => Err(to_js_error(&error)),
-                Err(_) => Err(to_js_error(&SteeringError::new(Failure::Disposed, vec![], Trace::default()))),
-            }
-        })
+fn outcome_to_js(outcome: &CodexhostOutcome) -> JsValue {
+    match outcome {
+        CodexhostOutcome::Decided(decision) => to_js(decision),
+        CodexhostOutcome::Steered(steered) => to_js(steered),
     }
 }

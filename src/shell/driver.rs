@@ -8,9 +8,10 @@ use std::rc::{Rc, Weak};
 
 use futures_channel::oneshot;
 use gloo_timers::callback::Timeout;
-use js_sys::Function;
+use js_sys::{Function, Promise};
 use wasm_bindgen::JsValue;
 
+use super::failure::to_js_error;
 use super::ids::now_ms;
 use super::transport::Transport;
 use crate::core::driven::Driven;
@@ -29,12 +30,35 @@ pub struct Hooks {
 }
 
 type Settled<O> = Result<O, SteeringError>;
+
+/// Who waits for a submission: a Rust future, or a JS promise settled
+/// directly (one hop fewer than a future wrapped in a promise).
+enum Waiter<O> {
+    Future(oneshot::Sender<Settled<O>>),
+    Promise { resolve: Function, reject: Function, outcome: fn(&O) -> JsValue },
+}
+
+impl<O> Waiter<O> {
+    fn settle(self, result: Settled<O>) {
+        match self {
+            Waiter::Future(sender) => {
+                let _ = sender.send(result);
+            }
+            Waiter::Promise { resolve, reject, outcome } => {
+                let _ = match &result {
+                    Ok(value) => resolve.call1(&JsValue::NULL, &outcome(value)),
+                    Err(error) => reject.call1(&JsValue::NULL, &to_js_error(error)),
+                };
+            }
+        }
+    }
+}
 type BeforeAnswer<E> = Box<dyn Fn(&mut E, RequestId)>;
 
 struct Inner<E: Driven> {
     engine: RefCell<E>,
     transport: Transport,
-    waiters: RefCell<BTreeMap<OpId, Vec<oneshot::Sender<Settled<E::Outcome>>>>>,
+    waiters: RefCell<BTreeMap<OpId, Vec<Waiter<E::Outcome>>>>,
     hooks: RefCell<BTreeMap<OpId, Hooks>>,
     timer: RefCell<Option<(u64, Timeout)>>,
     before_answer: Option<BeforeAnswer<E>>,
@@ -84,12 +108,31 @@ where
     /// Registers interest in `op`'s outcome, then runs pending actions.
     pub fn wait(&self, op: OpId, hooks: Option<Hooks>) -> oneshot::Receiver<Settled<E::Outcome>> {
         let (sender, receiver) = oneshot::channel();
-        self.0.waiters.borrow_mut().entry(op).or_default().push(sender);
+        self.register(op, Waiter::Future(sender), hooks);
+        receiver
+    }
+
+    /// A JS promise for `op`'s outcome, shaped by `outcome`; rejects with a `SteeringError`.
+    pub fn promise(&self, op: OpId, hooks: Option<Hooks>, outcome: fn(&E::Outcome) -> JsValue) -> Promise {
+        let mut executor = |resolve: Function, reject: Function| {
+            self.0.waiters.borrow_mut().entry(op).or_default().push(Waiter::Promise { resolve, reject, outcome });
+        };
+        let promise = Promise::new(&mut executor);
+        self.register_hooks(op, hooks);
+        self.pump();
+        promise
+    }
+
+    fn register(&self, op: OpId, waiter: Waiter<E::Outcome>, hooks: Option<Hooks>) {
+        self.0.waiters.borrow_mut().entry(op).or_default().push(waiter);
+        self.register_hooks(op, hooks);
+        self.pump();
+    }
+
+    fn register_hooks(&self, op: OpId, hooks: Option<Hooks>) {
         if let Some(hooks) = hooks {
             self.0.hooks.borrow_mut().entry(op).or_insert(hooks);
         }
-        self.pump();
-        receiver
     }
 
     /// Drains the engine's actions.
@@ -131,9 +174,13 @@ where
             Action::Retract { op } => self.call_hook(op, |h| h.retract.clone(), &[]),
             Action::Complete { op, result } => {
                 self.0.hooks.borrow_mut().remove(&op);
-                let waiters = self.0.waiters.borrow_mut().remove(&op).unwrap_or_default();
+                let mut waiters = self.0.waiters.borrow_mut().remove(&op).unwrap_or_default();
+                let last = waiters.pop();
                 for waiter in waiters {
-                    let _ = waiter.send(result.clone());
+                    waiter.settle(result.clone());
+                }
+                if let Some(last) = last {
+                    last.settle(result);
                 }
             }
             Action::Changed { key } => {
@@ -176,7 +223,10 @@ where
         let mut timer = self.0.timer.borrow_mut();
         match deadline {
             None => *timer = None,
-            Some(at) if timer.as_ref().is_some_and(|(armed, _)| *armed == at) => {}
+            // An armed timer that fires no later than the deadline stays: when
+            // it fires early it finds nothing due and arms again. This keeps
+            // timer churn to about one per submission instead of one per request.
+            Some(at) if timer.as_ref().is_some_and(|(armed, _)| *armed <= at) => {}
             Some(at) => {
                 let delay = at.saturating_sub(now_ms()).min(i32::MAX as u64) as u32;
                 let weak: Weak<Inner<E>> = Rc::downgrade(&self.0);

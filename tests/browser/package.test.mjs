@@ -8,8 +8,8 @@ import { readFile } from "node:fs/promises";
 import { join, normalize, extname } from "node:path";
 import { chromium } from "playwright-core";
 import { packAndInstall } from "../node/pack.mjs";
+import { CHROMIUM_FLAGS } from "./flags.mjs";
 
-export const CHROMIUM_FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-dev-shm-usage"];
 const TYPES = { ".js": "text/javascript", ".mjs": "text/javascript", ".wasm": "application/wasm", ".html": "text/html", ".json": "application/json" };
 
 let server, browser, base, pkg;

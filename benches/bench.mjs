@@ -1,0 +1,68 @@
+// `npm run bench`: round trips before the steer and the engine's overhead per
+// steer, in Node and in headless Chromium, in one run; plus package size.
+import { createServer } from "node:http";
+import { readFile } from "node:fs/promises";
+import { readFileSync } from "node:fs";
+import { gzipSync } from "node:zlib";
+import { join, normalize, extname, dirname } from "node:path";
+import { fileURLToPath } from "node:url";
+import { chromium } from "playwright-core";
+import { runBench } from "./bench-core.mjs";
+import { CHROMIUM_FLAGS } from "../tests/browser/flags.mjs";
+
+const root = join(dirname(fileURLToPath(import.meta.url)), "..");
+const TYPES = { ".js": "text/javascript", ".mjs": "text/javascript", ".wasm": "application/wasm", ".html": "text/html" };
+
+async function inNode() {
+  const api = await import(join(root, "pkg", "node.js"));
+  await api.init();
+  return runBench(api);
+}
+
+async function inChromium() {
+  const server = createServer(async (req, res) => {
+    const path = decodeURIComponent(new URL(req.url, "http://x").pathname);
+    if (path === "/") {
+      return res.writeHead(200, { "content-type": "text/html" }).end(`<!doctype html><script type="module">
+import * as api from "/pkg/browser.js"; import { runBench } from "/benches/bench-core.mjs";
+await api.init(); window.__rows = await runBench(api);</script>`);
+    }
+    const file = normalize(join(root, path));
+    const body = file.startsWith(root) ? await readFile(file).catch(() => null) : null;
+    if (!body) return res.writeHead(404).end();
+    res.writeHead(200, { "content-type": TYPES[extname(file)] ?? "application/octet-stream" }).end(body);
+  });
+  await new Promise((r) => server.listen(0, "127.0.0.1", r));
+  const browser = await chromium.launch({ executablePath: "/usr/bin/chromium", args: CHROMIUM_FLAGS });
+  try {
+    const page = await browser.newPage();
+    await page.goto(`http://127.0.0.1:${server.address().port}/`);
+    await page.waitForFunction(() => window.__rows, null, { timeout: 120_000 });
+    return await page.evaluate(() => window.__rows);
+  } finally {
+    await browser.close();
+    server.close();
+  }
+}
+
+const rt = (x) => `${x.rt}${x.ok ? "" : ` (${x.path})`}`;
+const node = await inNode();
+const chrome = await inChromium();
+console.log("Round trips before the steer, and engine cost per full steer relative to the bare transport");
+console.log("(transport: JSON-RPC text over a MessageChannel; ratio = engine time / bare time for the same requests;");
+console.log(" overhead = (engine - bare) / bare; median of 9 interleaved rounds of 200 steers on fresh threads, after a warm-up round on fresh threads)\n");
+const header = ["host", "thread", "1st", "2nd", "reqs/steer", "node µs/steer", "node ratio", "node overhead", "chromium µs/steer", "chromium ratio", "chromium overhead"];
+const lines = node.map((n, i) => {
+  const c = chrome[i];
+  const us = (x) => (x.engineMsPerSteer * 1000).toFixed(0);
+  return [n.host, n.thread, rt(n.first), rt(n.second), String(n.requestsPerSteer), us(n), n.ratio.toFixed(2), n.overheadRatio.toFixed(2), us(c), c.ratio.toFixed(2), c.overheadRatio.toFixed(2)];
+});
+const widths = header.map((h, i) => Math.max(h.length, ...lines.map((l) => l[i].length)));
+const fmt = (cells) => cells.map((c, i) => c.padEnd(widths[i])).join("  ");
+console.log(fmt(header));
+for (const l of lines) console.log(fmt(l));
+
+const wasm = readFileSync(join(root, "pkg", "renderer_steering_bg.wasm"));
+const glue = readFileSync(join(root, "pkg", "renderer_steering.js"));
+const gz = (b) => gzipSync(b, { level: 9 }).length;
+console.log(`\npackage size: wasm ${wasm.length} B raw / ${gz(wasm)} B gzip -9; JS glue ${glue.length} B raw / ${gz(glue)} B gzip -9; total gzip ${gz(wasm) + gz(glue)} B`);

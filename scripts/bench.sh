@@ -1,0 +1,7 @@
+#!/usr/bin/env bash
+# `npm run bench`: builds the package and prints the benchmark figures.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+bash scripts/toolchain.sh >/dev/null
+bash scripts/build-pkg.sh >/dev/null
+node benches/bench.mjs
