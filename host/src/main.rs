@@ -1,17 +1,51 @@
 //! `steering-host`: serves the playground page and the package, and plays a
-//! scripted agent host over a JSON-RPC WebSocket at `/rpc`.
+//! scripted agent host over a JSON-RPC WebSocket at `/rpc?mode=...`.
 //!
 //! ```text
 //! steering-host --port 8080 --root .
 //! ```
 
+use std::collections::HashMap;
 use std::net::SocketAddr;
 use std::path::PathBuf;
 
+use axum::extract::ws::WebSocketUpgrade;
+use axum::extract::Query;
+use axum::response::IntoResponse;
+use axum::routing::get;
 use axum::Router;
 use tower_http::services::ServeDir;
 
+mod acp;
 mod args;
+mod codex;
+mod conn;
+mod faults;
+mod runner;
+mod script;
+
+/// Picks the dialect from `mode`; unknown modes are refused.
+fn dialect(query: &HashMap<String, String>) -> Option<Box<dyn conn::Dialect>> {
+    let speed = query.get("speed").and_then(|s| s.parse::<f64>().ok()).filter(|s| *s > 0.0 && *s <= 100.0).unwrap_or(1.0);
+    let flag = |key: &str| query.get(key).is_some_and(|v| v == "1" || v == "true");
+    Some(match query.get("mode").map(String::as_str)? {
+        "codexhost-new" => Box::new(codex::Codexhost::new(codex::HostKind::New, speed)),
+        "codexhost-old" => Box::new(codex::Codexhost::new(codex::HostKind::Old, speed)),
+        "stock" => Box::new(codex::Codexhost::new(codex::HostKind::Stock, speed)),
+        "acp-steering" => Box::new(acp::Acp::new(acp::AgentKind::SteeringExtension { honour_opt_in: !flag("ignoreOptIn") }, speed)),
+        "acp-handoff" => Box::new(acp::Acp::new(acp::AgentKind::PromptHandoff { folded: !flag("deferred") }, speed)),
+        "acp-inject" => Box::new(acp::Acp::new(acp::AgentKind::Inject, speed)),
+        _ => return None,
+    })
+}
+
+async fn rpc(ws: WebSocketUpgrade, Query(query): Query<HashMap<String, String>>) -> axum::response::Response {
+    let Some(dialect) = dialect(&query) else {
+        return (axum::http::StatusCode::BAD_REQUEST, "unknown mode").into_response();
+    };
+    let faults = faults::Faults::from_query(&query);
+    ws.max_message_size(64 << 20).on_upgrade(move |socket| conn::serve(socket, dialect, faults))
+}
 
 #[tokio::main]
 async fn main() {
@@ -24,6 +58,7 @@ async fn main() {
     };
     let root = PathBuf::from(&args.root);
     let app = Router::new()
+        .route("/rpc", get(rpc))
         .nest_service("/pkg", ServeDir::new(root.join("pkg")))
         .fallback_service(ServeDir::new(root.join("www")));
     let addr = SocketAddr::from(([127, 0, 0, 1], args.port));

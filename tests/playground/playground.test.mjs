@@ -1,0 +1,142 @@
+// The playground driven in real headless Chromium against the real reference
+// host: every dialect delivers, fallbacks show in the trace, and faults hand
+// the draft back to the composer.
+import { test, before, after } from "node:test";
+import assert from "node:assert/strict";
+import { startHost, startBrowser, open, steer, shot } from "./harness.mjs";
+
+let host;
+let browser;
+before(async () => {
+  host = await startHost();
+  browser = await startBrowser();
+});
+after(async () => {
+  await browser?.close();
+  host?.stop();
+});
+
+const turns = (page) => page.locator(".turn").count();
+const trace = (page) => page.locator("#trace").textContent();
+const delivered = (page, kind) => page.waitForSelector(`body[data-last-delivery="${kind}"]`, { timeout: 15_000 });
+
+async function startAndWaitForTool(page) {
+  await page.click("#start");
+  await page.waitForSelector(".turn.running .tool.running", { timeout: 15_000 });
+}
+
+test("codexhost new host: a steer during a tool call lands in the same turn (activeTurn)", async () => {
+  const page = await open(browser, host.base, "mode=codexhost-new");
+  await startAndWaitForTool(page);
+  await steer(page, "use pnpm instead");
+  await delivered(page, "activeTurn");
+  assert.equal(await turns(page), 1);
+  const turn = page.locator(".turn", { has: page.locator(".user-message .words", { hasText: "use pnpm instead" }) });
+  assert.equal(await turn.locator(".tool").count() > 0, true, "the steer sits inside the turn that runs the tool");
+  assert.match(await trace(page), /"presented": "activeTurn"/);
+  assert.match(await turn.locator(".user-message.delivered .delivery").last().textContent(), /inside the running turn/);
+  await shot(page, "codexhost-active-turn");
+  assert.deepEqual(page.errors, []);
+  await page.close();
+});
+
+test("codexhost new host: a steer while text streams starts a new turn", async () => {
+  const page = await open(browser, host.base, "mode=codexhost-new");
+  await page.click("#start");
+  await page.waitForSelector(".turn.running .assistant", { timeout: 15_000 });
+  await steer(page, "actually, explain the plan first");
+  await delivered(page, "newTurn");
+  await page.waitForSelector(".turn.interrupted", { timeout: 15_000 });
+  assert.equal(await turns(page), 2);
+  assert.equal(await page.locator(".turn.placeholder").count(), 0, "the placeholder became the new turn");
+  await shot(page, "codexhost-new-turn");
+  await page.close();
+});
+
+test("codexhost old host falls back to ownership/list (visible in the trace)", async () => {
+  const page = await open(browser, host.base, "mode=codexhost-old");
+  await startAndWaitForTool(page);
+  await steer(page, "skip the slow tests");
+  await delivered(page, "newTurn");
+  const t = await trace(page);
+  assert.match(t, /"path": "ownershipList"/);
+  assert.match(t, /"code": -32601/);
+  await shot(page, "codexhost-old-host");
+  await page.close();
+});
+
+test("stock app-server confirms a codex thread with thread/read (visible in the trace)", async () => {
+  const page = await open(browser, host.base, "mode=stock&thread=thr-codex");
+  await startAndWaitForTool(page);
+  await steer(page, "also update the changelog");
+  await delivered(page, "official");
+  const t = await trace(page);
+  assert.match(t, /"path": "threadRead"/);
+  assert.match(t, /unknown variant/);
+  await shot(page, "stock-app-server");
+  await page.close();
+});
+
+for (const [mode, expect, name] of [
+  ["acp-steering", "injected", "acp-steering"],
+  ["acp-inject", "injected", "acp-inject"],
+  ["acp-handoff", "handedOff", "acp-handoff-folded"],
+  ["acp-handoff-deferred", "handedOff", "acp-handoff-deferred"],
+]) {
+  test(`ACP ${mode} delivers a message sent mid-turn`, async () => {
+    const page = await open(browser, host.base, `mode=${mode}`);
+    await startAndWaitForTool(page);
+    assert.equal(await page.getAttribute("body", "data-input-mode"), "direct");
+    assert.equal(await page.locator("#hint").textContent(), "Send now; delivered to the running turn");
+    await steer(page, "use pnpm instead");
+    await delivered(page, expect);
+    if (mode === "acp-inject") {
+      await page.waitForSelector(".user-message.delivered .delivery:text-is('delivered')", { timeout: 15_000 });
+    }
+    if (mode === "acp-handoff") {
+      await page.waitForSelector("body[data-superseded]", { timeout: 15_000 });
+    }
+    assert.match(await trace(page), /"sent": "(_session\/steering|session\/inject|session\/prompt)"/);
+    await shot(page, name);
+    await page.close();
+  });
+}
+
+test("ACP queue: a second message waits as a chip behind the one in flight", async () => {
+  const page = await open(browser, host.base, "mode=acp-steering&latency=1");
+  await startAndWaitForTool(page);
+  await page.fill("#draft", "first");
+  await page.click("#send");
+  await page.fill("#draft", "second");
+  await page.click("#send");
+  await delivered(page, "injected");
+  await page.waitForFunction(() => document.querySelectorAll(".user-message.delivered").length >= 3, null, { timeout: 15_000 });
+  await shot(page, "acp-queue");
+  await page.close();
+});
+
+test("a dropped connection hands the draft back to the composer", async () => {
+  const page = await open(browser, host.base, "mode=codexhost-new&fault=drop");
+  await startAndWaitForTool(page);
+  await steer(page, "please keep these words");
+  await page.waitForSelector("body[data-last-error]", { timeout: 15_000 });
+  assert.equal(await page.inputValue("#draft"), "please keep these words");
+  assert.equal(await page.getAttribute("body", "data-last-error"), "transport");
+  assert.equal(await page.locator(".user-message.pending").count(), 0, "the optimistic bubble is retracted");
+  await shot(page, "fault-dropped-connection");
+  await page.close();
+});
+
+test("a request that never gets an answer times out and hands the draft back", async () => {
+  const page = await open(browser, host.base, "mode=codexhost-new&fault=hang&decideMs=1200");
+  await startAndWaitForTool(page);
+  const started = Date.now();
+  await steer(page, "are you still there?");
+  await page.waitForSelector("body[data-last-error]", { timeout: 15_000 });
+  const waited = Date.now() - started;
+  assert.equal(await page.getAttribute("body", "data-last-error"), "timeout");
+  assert.equal(await page.inputValue("#draft"), "are you still there?");
+  assert.ok(waited >= 1_100 && waited < 8_000, `waited ${waited} ms`);
+  await shot(page, "fault-hung-request");
+  await page.close();
+});
