@@ -35,7 +35,7 @@ function logWire(direction, text) {
   const wire = $("wire");
   wire.append(item);
   while (wire.children.length > 300) wire.firstChild.remove();
-  item.scrollIntoView({ block: "nearest" });
+  wire.scrollTop = wire.scrollHeight;
 }
 
 function showTrace(label, trace) {

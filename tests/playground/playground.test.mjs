@@ -103,13 +103,17 @@ for (const [mode, expect, name] of [
 }
 
 test("ACP queue: a second message waits as a chip behind the one in flight", async () => {
-  const page = await open(browser, host.base, "mode=acp-steering&latency=1");
+  const page = await open(browser, host.base, "mode=acp-steering&fault=latency");
   await startAndWaitForTool(page);
   await page.fill("#draft", "first");
   await page.click("#send");
   await page.fill("#draft", "second");
   await page.click("#send");
+  await page.waitForSelector(".chip:text-is('queued · second')", { timeout: 5_000 });
+  assert.equal(await page.getAttribute("body", "data-input-mode"), "queue");
+  await shot(page, "acp-queue-chip");
   await delivered(page, "injected");
+  await page.waitForSelector(".chip", { state: "detached", timeout: 15_000 });
   await page.waitForFunction(() => document.querySelectorAll(".user-message.delivered").length >= 3, null, { timeout: 15_000 });
   await shot(page, "acp-queue");
   await page.close();

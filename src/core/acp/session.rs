@@ -45,12 +45,12 @@ impl InputMode {
     ///
     /// ```
     /// # use renderer_steering::core::acp::InputMode;
-    /// assert!(InputMode::Queue.hint().contains("turn ends"));
+    /// assert!(InputMode::Queue.hint().starts_with("Queued"));
     /// ```
     pub fn hint(self) -> &'static str {
         match self {
             InputMode::Direct => "Send now; delivered to the running turn",
-            InputMode::Queue => "Queued; sent when the running turn ends",
+            InputMode::Queue => "Queued; sent in order as soon as the agent can take it",
             InputMode::Idle => "Send to start a turn",
             InputMode::Unavailable => "Not connected; your message stays here",
         }
