@@ -48,7 +48,9 @@ USE_BROWSER=1 layer "shell in Firefox" wasm_pack_test --headless --firefox --gec
 layer "shell in Node" wasm_pack_test --node
 layer "package in Node" node --test tests/node/
 layer "package in Chromium" node --test tests/browser/
-if [ -d tests/playground ]; then layer "playground in Chromium" node --test --test-concurrency=1 tests/playground/; fi
+layer "playground in Chromium" node --test --test-concurrency=1 tests/playground/
+layer "fault runs (real host)" node --experimental-websocket --test --test-concurrency=1 tests/faults/
+grep -h '^# ' "$LOGS/fault_runs_(real_host).log" | grep -E 'fault  |yes|NO|n/a' | sed 's/^# /    /' || true
 
 echo
 echo "================ summary ================"

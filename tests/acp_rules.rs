@@ -467,3 +467,14 @@ fn dispose_rejects_everything_and_sends_nothing_more() {
     assert!(log.sent.is_empty());
     assert_eq!(e.live_state(), 0);
 }
+
+#[test]
+fn drafts_above_the_limit_are_refused_before_any_request() {
+    use renderer_steering::core::content::MAX_DRAFT_BYTES;
+    let mut e = ext_agent();
+    e.prompt_sent("s");
+    let huge = text(&"y".repeat(MAX_DRAFT_BYTES + 1));
+    let error = e.send("s", huge.clone(), 0).unwrap_err();
+    assert_eq!((error.failure.kind(), error.draft), ("draftTooLarge", huge));
+    assert!(run(&mut e, 0, silent).sent.is_empty());
+}

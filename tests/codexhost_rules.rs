@@ -459,3 +459,32 @@ fn duplicate_and_unknown_answers_are_ignored() {
     e.handle_answer(renderer_steering::core::RequestId(999), HostAnswer::Timeout, 0);
     assert!(e.poll_action().is_none());
 }
+
+#[test]
+fn the_owner_cache_is_bounded_oldest_first() {
+    use renderer_steering::core::codexhost::decision::OWNER_CACHE;
+    let mut e = engine();
+    for i in 0..OWNER_CACHE + 10 {
+        e.steer(steer(&format!("t{i}"), "x"), 0).unwrap();
+        run(&mut e, 0, new_host("official"));
+    }
+    assert_eq!(e.remembered_owners(), OWNER_CACHE);
+    e.steer(steer("t0", "x"), 0).unwrap();
+    assert_eq!(run(&mut e, 0, new_host("official")).methods()[0], "codexhost/thread/steering/inspect", "the oldest was forgotten");
+    e.steer(steer(&format!("t{}", OWNER_CACHE + 9), "x"), 0).unwrap();
+    assert_eq!(run(&mut e, 0, new_host("official")).methods(), ["turn/steer"], "the newest is remembered");
+    assert_eq!(e.live_state(), 0);
+}
+
+#[test]
+fn drafts_above_the_limit_are_refused_before_any_request() {
+    use renderer_steering::core::content::MAX_DRAFT_BYTES;
+    let mut e = engine();
+    let huge = "x".repeat(MAX_DRAFT_BYTES);
+    let error = e.steer(steer("t", &huge), 0).unwrap_err();
+    assert_eq!(error.failure.kind(), "draftTooLarge");
+    assert_eq!(error.draft, vec![json!({"type": "text", "text": huge})]);
+    assert!(e.poll_action().is_none());
+    let fits = "x".repeat(MAX_DRAFT_BYTES - 64);
+    assert!(e.steer(steer("t", &fits), 0).is_ok());
+}

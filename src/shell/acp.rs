@@ -71,23 +71,25 @@ impl AcpSteering {
     /// Sends a message: steered into the running turn, queued, or prompted.
     #[wasm_bindgen(unchecked_return_type = "Promise<AcpOutcome>")]
     pub fn send(&self, session_id: String, content: ContentBlocks) -> Promise {
-        let submitted = blocks(content.into()).and_then(|c| self.driver.with_engine(|e| e.send(&session_id, c, now_ms())));
-        self.settle(submitted)
+        let original: JsValue = content.into();
+        let submitted = blocks(original.clone()).and_then(|c| self.driver.with_engine(|e| e.send(&session_id, c, now_ms())));
+        self.settle(submitted, original)
     }
 
     /// Revokes an accepted, undelivered inject; resolves with its content.
     #[wasm_bindgen(unchecked_return_type = "Promise<RevokeOutcome>")]
     pub fn revoke(&self, session_id: String, message_id: String) -> Promise {
         let submitted = self.driver.with_engine(|e| e.revoke(&session_id, &message_id, now_ms()));
-        self.settle(submitted)
+        self.settle(submitted, JsValue::UNDEFINED)
     }
 
     /// Replaces an accepted, undelivered inject (when the agent allows it).
     #[wasm_bindgen(unchecked_return_type = "Promise<ReplaceOutcome>")]
     pub fn replace(&self, session_id: String, message_id: String, content: ContentBlocks) -> Promise {
-        let submitted = blocks(content.into())
+        let original: JsValue = content.into();
+        let submitted = blocks(original.clone())
             .and_then(|c| self.driver.with_engine(|e| e.replace(&session_id, &message_id, c, now_ms())));
-        self.settle(submitted)
+        self.settle(submitted, original)
     }
 
     /// The app sent its own `session/prompt`.
@@ -171,10 +173,11 @@ impl AcpSteering {
         result
     }
 
-    fn settle(&self, submitted: Result<OpId, SteeringError>) -> Promise {
+    /// A promise for the op; failures hand back `original` (the caller's content) itself.
+    fn settle(&self, submitted: Result<OpId, SteeringError>, original: JsValue) -> Promise {
         match submitted {
-            Ok(op) => self.driver.promise(op, None, |outcome: &AcpOutcome| to_js(outcome)),
-            Err(error) => Promise::reject(&to_js_error(&error)),
+            Ok(op) => self.driver.promise(op, None, |outcome: &AcpOutcome| to_js(outcome), original),
+            Err(error) => Promise::reject(&to_js_error(&error, &original)),
         }
     }
 }

@@ -35,8 +35,8 @@ pub(crate) fn read_timeouts(options: &JsValue) -> Result<Timeouts, JsError> {
     typed_from_js(raw).map_err(|e| JsError::new(&format!("options.timeouts: {e}")))
 }
 
-fn rejected(failure: Failure, draft: Vec<Value>) -> Promise {
-    Promise::reject(&to_js_error(&SteeringError::new(failure, draft, Trace::default())))
+fn rejected(failure: Failure, draft: Vec<Value>, original: &JsValue) -> Promise {
+    Promise::reject(&to_js_error(&SteeringError::new(failure, draft, Trace::default()), original))
 }
 
 /// Steering for one codexhost connection.
@@ -79,12 +79,12 @@ impl CodexhostSteering {
         let args: JsValue = args.into();
         let (Some(thread_id), Some(text)) = (field(&args, "threadId").as_string(), field(&args, "text").as_string()) else {
             let reason = "decide needs { threadId: string, text: string }".to_string();
-            return rejected(Failure::InvalidInput { reason }, vec![]);
+            return rejected(Failure::InvalidInput { reason }, vec![], &JsValue::UNDEFINED);
         };
         let submitted = self.driver.with_engine(|e| e.decide(&thread_id, &text, now_ms()));
         match submitted {
-            Err(error) => Promise::reject(&to_js_error(&error)),
-            Ok(op) => self.driver.promise(op, None, outcome_to_js),
+            Err(error) => Promise::reject(&to_js_error(&error, &JsValue::UNDEFINED)),
+            Ok(op) => self.driver.promise(op, None, outcome_to_js, JsValue::UNDEFINED),
         }
     }
 
@@ -93,11 +93,12 @@ impl CodexhostSteering {
     #[wasm_bindgen(unchecked_return_type = "Promise<SteerResult>")]
     pub fn steer(&self, args: SteerArgs, hooks: Option<PresentationHooks>) -> Promise {
         let args: JsValue = args.into();
+        let original = field(&args, "input");
         let mut request: SteerRequest = match typed_from_js(args.clone()) {
             Ok(request) => request,
             Err(e) => {
-                let draft = from_js(field(&args, "input")).ok().and_then(|v| v.as_array().cloned()).unwrap_or_default();
-                return rejected(Failure::InvalidInput { reason: format!("steer arguments: {e}") }, draft);
+                let draft = from_js(original.clone()).ok().and_then(|v| v.as_array().cloned()).unwrap_or_default();
+                return rejected(Failure::InvalidInput { reason: format!("steer arguments: {e}") }, draft, &original);
             }
         };
         let request_options = field(&args, "requestOptions");
@@ -118,8 +119,8 @@ impl CodexhostSteering {
         };
         let submitted = self.driver.with_engine(|e| e.steer(request, now_ms()));
         match submitted {
-            Err(error) => Promise::reject(&to_js_error(&error)),
-            Ok(submitted) => self.driver.promise(submitted.op(), Some(hooks), outcome_to_js),
+            Err(error) => Promise::reject(&to_js_error(&error, &original)),
+            Ok(submitted) => self.driver.promise(submitted.op(), Some(hooks), outcome_to_js, original),
         }
     }
 

@@ -69,9 +69,9 @@ impl DesktopSteering {
     }
 }
 
-fn reject(failure: Failure, draft: &JsValue) -> JsValue {
-    let draft = from_js(draft.clone()).ok().and_then(|v| v.as_array().cloned()).unwrap_or_default();
-    to_js_error(&SteeringError::new(failure, draft, Trace::default()))
+fn reject(failure: Failure, input: &JsValue) -> JsValue {
+    let draft = from_js(input.clone()).ok().and_then(|v| v.as_array().cloned()).unwrap_or_default();
+    to_js_error(&SteeringError::new(failure, draft, Trace::default()), input)
 }
 
 async fn settle(value: Result<JsValue, JsValue>) -> Result<JsValue, JsValue> {
@@ -126,7 +126,7 @@ impl Hook {
         if self.is_follower(&thread_id) {
             return original().await;
         }
-        let delivery = self.decide(&thread_id, &text).await.map_err(|e| to_js_error(&SteeringError { draft: from_js(input.clone()).ok().and_then(|v| v.as_array().cloned()).unwrap_or_default(), ..e }))?;
+        let delivery = self.decide(&thread_id, &text).await.map_err(|e| to_js_error(&e, &input))?;
         if self.is_follower(&thread_id) {
             return original().await; // the role changed while inspect was out
         }

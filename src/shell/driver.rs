@@ -35,7 +35,7 @@ type Settled<O> = Result<O, SteeringError>;
 /// directly (one hop fewer than a future wrapped in a promise).
 enum Waiter<O> {
     Future(oneshot::Sender<Settled<O>>),
-    Promise { resolve: Function, reject: Function, outcome: fn(&O) -> JsValue },
+    Promise { resolve: Function, reject: Function, outcome: fn(&O) -> JsValue, draft: JsValue },
 }
 
 impl<O> Waiter<O> {
@@ -44,10 +44,10 @@ impl<O> Waiter<O> {
             Waiter::Future(sender) => {
                 let _ = sender.send(result);
             }
-            Waiter::Promise { resolve, reject, outcome } => {
+            Waiter::Promise { resolve, reject, outcome, draft } => {
                 let _ = match &result {
                     Ok(value) => resolve.call1(&JsValue::NULL, &outcome(value)),
-                    Err(error) => reject.call1(&JsValue::NULL, &to_js_error(error)),
+                    Err(error) => reject.call1(&JsValue::NULL, &to_js_error(error, &draft)),
                 };
             }
         }
@@ -112,10 +112,12 @@ where
         receiver
     }
 
-    /// A JS promise for `op`'s outcome, shaped by `outcome`; rejects with a `SteeringError`.
-    pub fn promise(&self, op: OpId, hooks: Option<Hooks>, outcome: fn(&E::Outcome) -> JsValue) -> Promise {
+    /// A JS promise for `op`'s outcome, shaped by `outcome`; rejects with a
+    /// `SteeringError` whose `draft` is `draft` (the caller's input) itself.
+    pub fn promise(&self, op: OpId, hooks: Option<Hooks>, outcome: fn(&E::Outcome) -> JsValue, draft: JsValue) -> Promise {
         let mut executor = |resolve: Function, reject: Function| {
-            self.0.waiters.borrow_mut().entry(op).or_default().push(Waiter::Promise { resolve, reject, outcome });
+            let waiter = Waiter::Promise { resolve, reject, outcome, draft: draft.clone() };
+            self.0.waiters.borrow_mut().entry(op).or_default().push(waiter);
         };
         let promise = Promise::new(&mut executor);
         self.register_hooks(op, hooks);

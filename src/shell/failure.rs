@@ -7,8 +7,10 @@ use wasm_bindgen::JsValue;
 use super::convert::to_js;
 use crate::core::SteeringError;
 
-/// Builds the rejection value for a failure.
-pub fn to_js_error(error: &SteeringError) -> JsValue {
+/// Builds the rejection value for a failure. `original` is the caller's own
+/// input value: when it is given, `draft` is that very object (identity), so
+/// the words come back exactly as they were passed in.
+pub fn to_js_error(error: &SteeringError, original: &JsValue) -> JsValue {
     let report = error.to_report();
     let js_error = js_sys::Error::new(&report.message);
     js_error.set_name("SteeringError");
@@ -17,7 +19,7 @@ pub fn to_js_error(error: &SteeringError) -> JsValue {
         ("kind", JsValue::from_str(report.kind)),
         ("code", report.code.map(|c| JsValue::from_f64(c as f64)).unwrap_or(JsValue::UNDEFINED)),
         ("data", report.data.as_ref().map(to_js).unwrap_or(JsValue::UNDEFINED)),
-        ("draft", to_js(&report.draft)),
+        ("draft", if original.is_undefined() { to_js(&report.draft) } else { original.clone() }),
         ("trace", to_js(&report.trace)),
     ];
     for (key, value) in fields {

@@ -1,7 +1,7 @@
 //! The delivery decision: inspect -> ownership/list -> thread/read, with what
 //! the connection has already taught us (missing methods, thread owners).
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::{BTreeMap, BTreeSet, VecDeque};
 
 use serde::de::DeserializeOwned;
 use serde_json::{json, Value};
@@ -107,7 +107,16 @@ enum KnownOwner {
 pub struct Knowledge {
     unsupported: BTreeSet<&'static str>,
     owners: BTreeMap<String, KnownOwner>,
+    /// Insertion order, so the cache stays bounded (oldest forgotten first).
+    order: VecDeque<String>,
 }
+
+/// How many thread owners a connection remembers.
+///
+/// ```
+/// assert_eq!(renderer_steering::core::codexhost::decision::OWNER_CACHE, 4096);
+/// ```
+pub const OWNER_CACHE: usize = 4096;
 
 fn parse<T: DeserializeOwned>(probe: Probe, value: &Value) -> Result<T, Failure> {
     T::deserialize(value).map_err(|e| Failure::Malformed { method: probe.method().into(), detail: e.to_string() })
@@ -187,7 +196,7 @@ impl Knowledge {
             Probe::Inspect => {
                 let answer: InspectAnswer = parse(probe, value)?;
                 if answer.delivery == Delivery::Official {
-                    self.owners.insert(thread_id.to_string(), KnownOwner::Codex);
+                    self.remember(thread_id, KnownOwner::Codex);
                 }
                 return Ok(Step::Decided(answer.delivery));
             }
@@ -209,11 +218,32 @@ impl Knowledge {
                 KnownOwner::Codex
             }
         };
-        self.owners.insert(thread_id.to_string(), owner);
+        self.remember(thread_id, owner);
         Ok(Step::Decided(match owner {
             KnownOwner::Codex => Delivery::Official,
             KnownOwner::External => Delivery::NewTurn,
         }))
+    }
+
+    fn remember(&mut self, thread_id: &str, owner: KnownOwner) {
+        if self.owners.insert(thread_id.to_string(), owner).is_none() {
+            self.order.push_back(thread_id.to_string());
+            if self.order.len() > OWNER_CACHE {
+                if let Some(oldest) = self.order.pop_front() {
+                    self.owners.remove(&oldest);
+                }
+            }
+        }
+    }
+
+    /// How many thread owners are remembered.
+    ///
+    /// ```
+    /// # use renderer_steering::core::codexhost::decision::Knowledge;
+    /// assert_eq!(Knowledge::default().remembered(), 0);
+    /// ```
+    pub fn remembered(&self) -> usize {
+        self.owners.len()
     }
 
     /// Forgets what the old connection lacked (owners are kept: they never change).

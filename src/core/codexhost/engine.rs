@@ -363,6 +363,16 @@ impl CodexhostEngine {
         self.ops.len() + self.lanes.len() + self.requests.len()
     }
 
+    /// Thread owners remembered (bounded by [`super::decision::OWNER_CACHE`]).
+    ///
+    /// ```
+    /// # use renderer_steering::core::codexhost::CodexhostEngine;
+    /// assert_eq!(CodexhostEngine::new(Default::default()).remembered_owners(), 0);
+    /// ```
+    pub fn remembered_owners(&self) -> usize {
+        self.knowledge.remembered()
+    }
+
     fn new_op_id(&mut self) -> OpId {
         self.next_op += 1;
         OpId(self.next_op)
