@@ -8,15 +8,18 @@ import { join, normalize, extname, dirname } from "node:path";
 import { fileURLToPath } from "node:url";
 import { chromium } from "playwright-core";
 import { runBench } from "./bench-core.mjs";
+import { memoryRun } from "./memory.mjs";
 import { CHROMIUM_FLAGS } from "../tests/browser/flags.mjs";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const TYPES = { ".js": "text/javascript", ".mjs": "text/javascript", ".wasm": "application/wasm", ".html": "text/html" };
 
+let nodeApi;
+let nodeWasm;
 async function inNode() {
-  const api = await import(join(root, "pkg", "node.js"));
-  await api.init();
-  return runBench(api);
+  nodeApi = await import(join(root, "pkg", "node.js"));
+  nodeWasm = await nodeApi.init();
+  return runBench(nodeApi);
 }
 
 async function inChromium() {
@@ -66,3 +69,8 @@ const wasm = readFileSync(join(root, "pkg", "renderer_steering_bg.wasm"));
 const glue = readFileSync(join(root, "pkg", "renderer_steering.js"));
 const gz = (b) => gzipSync(b, { level: 9 }).length;
 console.log(`\npackage size: wasm ${wasm.length} B raw / ${gz(wasm)} B gzip -9; JS glue ${glue.length} B raw / ${gz(glue)} B gzip -9; total gzip ${gz(wasm) + gz(glue)} B`);
+
+console.log("\nwasm memory (64 KiB pages) in Node, before and after:");
+for (const r of await memoryRun(nodeApi, nodeWasm)) {
+  console.log(`${r.what.padEnd(46)} ${String(r.before).padStart(4)} -> ${String(r.after).padStart(4)} pages; state left behind: ${r.live}`);
+}

@@ -18,8 +18,8 @@ before(async () => {
 });
 after(() => {
   host?.stop();
-  console.log("\nfault                                   outcome            draft back  ms to outcome  bound ms");
-  for (const r of rows) console.log(`${r.fault.padEnd(40)}${r.outcome.padEnd(19)}${r.draftBack.padEnd(12)}${String(r.ms).padEnd(15)}${r.bound}`);
+  console.log("\nfault                                   outcome              draft back  ms to outcome  bound ms");
+  for (const r of rows) console.log(`${r.fault.padEnd(40)}${r.outcome.padEnd(21)}${r.draftBack.padEnd(12)}${String(r.ms).padEnd(15)}${r.bound}`);
 });
 
 async function connect(query) {

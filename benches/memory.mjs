@@ -1,0 +1,33 @@
+// Memory: 100,000 steers across 10,000 threads (codexhost) and 100,000 sends
+// across 10,000 sessions (ACP) leave wasm memory bounded and no per-thread
+// or per-session state behind.
+export async function memoryRun(api, wasm) {
+  const pages = () => wasm.memory.buffer.byteLength / 65536;
+  const rows = [];
+  {
+    const request = (m, p) => Promise.resolve(
+      m === "turn/steer" ? { turnId: "turn-1" } : { delivery: Number(p.threadId.slice(1)) % 2 ? "activeTurn" : "official" });
+    const steering = new api.CodexhostSteering({ request });
+    const before = pages();
+    for (let i = 0; i < 100_000; i++) {
+      await steering.steer({ threadId: `t${i % 10_000}`, expectedTurnId: "turn-1", input: [{ type: "text", text: `step ${i}` }], clientUserMessageId: `m${i}` });
+    }
+    rows.push({ what: "codexhost: 100,000 steers / 10,000 threads", before, after: pages(), live: steering.liveState() });
+    steering.free();
+  }
+  {
+    const request = () => Promise.resolve({ outcome: "injected" });
+    const acp = new api.AcpSteering({ request, initialize: { _meta: { steering: { supported: true } } } });
+    await new Promise((r) => setTimeout(r, 0));
+    const before = pages();
+    for (let s = 0; s < 10_000; s++) {
+      const session = `s${s}`;
+      acp.promptSent(session);
+      for (let i = 0; i < 10; i++) await acp.send(session, [{ type: "text", text: `step ${i}` }]);
+      acp.promptAnswered(session, { stopReason: "end_turn" });
+    }
+    rows.push({ what: "ACP: 100,000 sends / 10,000 sessions", before, after: pages(), live: acp.liveState() });
+    acp.free();
+  }
+  return rows;
+}

@@ -1,0 +1,28 @@
+// Shared by the targets: turn fuzz bytes into host answers.
+use renderer_steering::core::requests::HostAnswer;
+use renderer_steering::core::RpcError;
+
+/// Splits the input into chunks at 0xFF; each chunk becomes one answer.
+pub fn answers(data: &[u8]) -> impl Iterator<Item = HostAnswer> + '_ {
+    data.split(|b| *b == 0xFF).map(answer)
+}
+
+/// First byte picks the kind, the rest is the payload (JSON text or a message).
+pub fn answer(chunk: &[u8]) -> HostAnswer {
+    let (kind, rest) = chunk.split_first().unwrap_or((&0, &[]));
+    match kind % 8 {
+        0..=3 => match serde_json::from_slice(rest) {
+            Ok(value) => HostAnswer::Result(value),
+            Err(e) => HostAnswer::Unreadable(e.to_string()),
+        },
+        4 => {
+            let code = rest.first().map(|c| -32000 - i64::from(*c)).unwrap_or(-32601);
+            let message = String::from_utf8_lossy(rest.get(1..).unwrap_or_default()).into_owned();
+            let data = serde_json::from_slice(rest.get(1..).unwrap_or_default()).ok();
+            HostAnswer::Error(RpcError { code, message, data })
+        }
+        5 => HostAnswer::Error(RpcError::new(-32600, format!("Invalid request: unknown variant `{}`", String::from_utf8_lossy(rest)))),
+        6 => HostAnswer::Timeout,
+        _ => HostAnswer::Transport(String::from_utf8_lossy(rest).into_owned()),
+    }
+}
