@@ -6,7 +6,7 @@ use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_futures::JsFuture;
 
-use super::codexhost::{field, function_field, read_timeouts};
+use super::codexhost::{field, read_timeouts};
 use super::convert::{from_js, to_js};
 use super::driver::Driver;
 use super::failure::to_js_error;
@@ -43,11 +43,10 @@ impl AcpSteering {
     #[wasm_bindgen(constructor)]
     pub fn new(options: AcpOptions) -> Result<AcpSteering, JsError> {
         let options: JsValue = options.into();
-        let request = function_field(&options, "request")
-            .ok_or_else(|| JsError::new("options.request must be a function (method, params, options?) => Promise"))?;
+        let transport = Transport::from_options(&options)?;
         let allow = field(&options, "allowPromptHandoff").as_bool() == Some(true);
         let engine = AcpEngine::new(read_timeouts(&options)?, allow);
-        let steering = AcpSteering { driver: Driver::new(engine, Transport::new(request), None) };
+        let steering = AcpSteering { driver: Driver::new(engine, transport, None) };
         let initialize = field(&options, "initialize");
         if !initialize.is_undefined() && !initialize.is_null() {
             let driver = steering.driver.clone();

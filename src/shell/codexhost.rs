@@ -58,8 +58,7 @@ impl CodexhostSteering {
     #[wasm_bindgen(constructor)]
     pub fn new(options: CodexhostOptions) -> Result<CodexhostSteering, JsError> {
         let options: JsValue = options.into();
-        let request = function_field(&options, "request")
-            .ok_or_else(|| JsError::new("options.request must be a function (method, params, options?) => Promise"))?;
+        let transport = Transport::from_options(&options)?;
         let timeouts = read_timeouts(&options)?;
         let stream_role = function_field(&options, "streamRole");
         let before_answer = stream_role.clone().map(|role| {
@@ -70,7 +69,7 @@ impl CodexhostSteering {
             }) as Box<dyn Fn(&mut CodexhostEngine, _)>
         });
         let engine = CodexhostEngine::new(timeouts);
-        Ok(CodexhostSteering { driver: Driver::new(engine, Transport::new(request), before_answer), stream_role })
+        Ok(CodexhostSteering { driver: Driver::new(engine, transport, before_answer), stream_role })
     }
 
     /// Asks the host how `text` would be delivered on `threadId`; sends no steer.

@@ -23,6 +23,14 @@ impl Transport {
         Transport { request }
     }
 
+    /// Reads `options.request`, the app's transport, or says clearly what is wrong.
+    pub fn from_options(options: &JsValue) -> Result<Self, wasm_bindgen::JsError> {
+        let request = Reflect::get(options, &"request".into()).ok().and_then(|f| f.dyn_into::<Function>().ok());
+        request.map(Transport::new).ok_or_else(|| {
+            wasm_bindgen::JsError::new("options.request must be a function (method, params, options?) => Promise")
+        })
+    }
+
     /// Sends one request and waits for its answer.
     pub async fn call(&self, method: &str, params: &serde_json::Value, options: &JsValue) -> HostAnswer {
         let args = [JsValue::from_str(method), to_js(params), options.clone()];
