@@ -69,17 +69,6 @@ export class Transcript {
     this.current = id;
   }
 
-  findPlaceholder(text) {
-    for (const node of this.root.querySelectorAll(".turn.placeholder")) {
-      const words = node.querySelector(".user-message .words");
-      if (words && words.textContent === text) {
-        for (const turn of this.turns.values()) if (turn.node === node) return turn;
-        return this.placeholders?.get(node);
-      }
-    }
-    return null;
-  }
-
   appendText(id, chunk) {
     const turn = this.turn(id);
     if (!turn.text) {
