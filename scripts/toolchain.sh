@@ -70,6 +70,6 @@ apt_install chromium chromium-driver firefox-esr
 cargo_install geckodriver "" geckodriver
 
 # 4. npm dev dependencies (playwright-core drives /usr/bin/chromium).
-if [ -d node_modules/playwright-core ]; then say "present: npm dev dependencies"
+if npm ls --depth=0 >/dev/null 2>&1; then say "present: npm dev dependencies"
 else say "installing (npm): dev dependencies"; run "npm dev dependencies" npm install --no-audit --no-fund --loglevel=error; fi
 say "ready (wasm Rust: $MODE)"

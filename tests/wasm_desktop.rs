@@ -37,7 +37,7 @@ fn sent(manager: &JsValue) -> Vec<serde_json::Value> {
 }
 
 fn install(manager: &JsValue) -> renderer_steering::shell::DesktopSteering {
-    let handle = install_desktop_steering(manager.clone(), JsValue::UNDEFINED).unwrap();
+    let handle = install_desktop_steering(manager.clone(), None).unwrap();
     wasm_bindgen::JsCast::unchecked_into::<js_sys::Object>(handle).pipe()
 }
 
@@ -55,7 +55,7 @@ impl Pipe for js_sys::Object {
 fn install_returns_null_without_the_methods() {
     let noop = Closure::<dyn FnMut()>::new(|| {}).into_js_value();
     let plain = wasm::object(&[("sendRequest", noop)]);
-    assert!(install_desktop_steering(plain, JsValue::UNDEFINED).unwrap().is_null());
+    assert!(install_desktop_steering(plain, None).unwrap().is_null());
 }
 
 #[wasm_bindgen_test]

@@ -22,6 +22,12 @@ pub struct AcpSteering {
     driver: Driver<AcpEngine>,
 }
 
+impl std::fmt::Debug for AcpSteering {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("AcpSteering").finish_non_exhaustive()
+    }
+}
+
 fn blocks(content: JsValue) -> Result<Vec<Value>, SteeringError> {
     match from_js(content) {
         Ok(Value::Array(items)) => Ok(items),
@@ -40,6 +46,10 @@ fn composer_detail(engine: &AcpEngine, session_id: &str) -> JsValue {
 #[wasm_bindgen]
 impl AcpSteering {
     /// `new AcpSteering({ request, initialize?, allowPromptHandoff?, timeouts? })`.
+    ///
+    /// ```js
+    /// const acp = new AcpSteering({ request, initialize: conn.request("initialize", {}) });
+    /// ```
     #[wasm_bindgen(constructor)]
     pub fn new(options: AcpOptions) -> Result<AcpSteering, JsError> {
         let options: JsValue = options.into();
@@ -62,12 +72,20 @@ impl AcpSteering {
     }
 
     /// The `initialize` answer (again, after a reconnect).
+    ///
+    /// ```js
+    /// acp.initialized(await conn.request("initialize", {}));
+    /// ```
     pub fn initialized(&self, answer: InitializeAnswer) {
         let answer = from_js(answer.into()).unwrap_or(Value::Null);
         self.feed(|e| e.initialized(&answer));
     }
 
     /// Sends a message: steered into the running turn, queued, or prompted.
+    ///
+    /// ```js
+    /// const outcome = await acp.send("sess-1", [{ type: "text", text: "use pnpm" }]);
+    /// ```
     #[wasm_bindgen(unchecked_return_type = "Promise<AcpOutcome>")]
     pub fn send(&self, session_id: String, content: ContentBlocks) -> Promise {
         let original: JsValue = content.into();
@@ -76,6 +94,10 @@ impl AcpSteering {
     }
 
     /// Revokes an accepted, undelivered inject; resolves with its content.
+    ///
+    /// ```js
+    /// const { draft } = await acp.revoke("sess-1", outcome.messageId);
+    /// ```
     #[wasm_bindgen(unchecked_return_type = "Promise<RevokeOutcome>")]
     pub fn revoke(&self, session_id: String, message_id: String) -> Promise {
         let submitted = self.driver.with_engine(|e| e.revoke(&session_id, &message_id, now_ms()));
@@ -83,6 +105,10 @@ impl AcpSteering {
     }
 
     /// Replaces an accepted, undelivered inject (when the agent allows it).
+    ///
+    /// ```js
+    /// await acp.replace("sess-1", outcome.messageId, [{ type: "text", text: "use yarn" }]);
+    /// ```
     #[wasm_bindgen(unchecked_return_type = "Promise<ReplaceOutcome>")]
     pub fn replace(&self, session_id: String, message_id: String, content: ContentBlocks) -> Promise {
         let original: JsValue = content.into();
@@ -92,6 +118,10 @@ impl AcpSteering {
     }
 
     /// The app sent its own `session/prompt`.
+    ///
+    /// ```js
+    /// acp.promptSent("sess-1");
+    /// ```
     #[wasm_bindgen(js_name = promptSent)]
     pub fn prompt_sent(&self, session_id: String) {
         self.feed(|e| e.prompt_sent(&session_id));
@@ -99,6 +129,10 @@ impl AcpSteering {
 
     /// The app's `session/prompt` was answered; `superseded` says a folded
     /// handoff made this answer not the turn's answer.
+    ///
+    /// ```js
+    /// const { superseded } = acp.promptAnswered("sess-1", { stopReason: "end_turn" });
+    /// ```
     #[wasm_bindgen(js_name = promptAnswered, unchecked_return_type = "PromptVerdict")]
     pub fn prompt_answered(&self, session_id: String, answer: JsonObject) -> JsValue {
         let answer = from_js(answer.into()).unwrap_or(Value::Null);
@@ -107,48 +141,80 @@ impl AcpSteering {
     }
 
     /// A `session/update` notification's `update` object.
+    ///
+    /// ```js
+    /// acp.update(params.sessionId, params.update);
+    /// ```
     pub fn update(&self, session_id: String, update: JsonObject) {
         let update = from_js(update.into()).unwrap_or(Value::Null);
         self.feed(|e| e.update(&session_id, &update));
     }
 
     /// The turn the agent started itself has ended.
+    ///
+    /// ```js
+    /// acp.sessionIdle("sess-1");
+    /// ```
     #[wasm_bindgen(js_name = sessionIdle)]
     pub fn session_idle(&self, session_id: String) {
         self.feed(|e| e.session_idle(&session_id, now_ms()));
     }
 
     /// `session/new` or `session/load` replaced the session.
+    ///
+    /// ```js
+    /// acp.sessionReplaced("sess-1");
+    /// ```
     #[wasm_bindgen(js_name = sessionReplaced)]
     pub fn session_replaced(&self, session_id: String) {
         self.feed(|e| e.session_replaced(&session_id));
     }
 
     /// The session was closed.
+    ///
+    /// ```js
+    /// acp.sessionClosed("sess-1");
+    /// ```
     #[wasm_bindgen(js_name = sessionClosed)]
     pub fn session_closed(&self, session_id: String) {
         self.feed(|e| e.session_closed(&session_id));
     }
 
     /// The connection closed: pending messages are handed back.
+    ///
+    /// ```js
+    /// socket.onclose = () => acp.connectionClosed();
+    /// ```
     #[wasm_bindgen(js_name = connectionClosed)]
     pub fn connection_closed(&self) {
         self.feed(|e| e.connection_closed());
     }
 
     /// The composer state: mode, hint, queued messages, pending injects.
+    ///
+    /// ```js
+    /// const { mode, hint } = acp.inputMode("sess-1");
+    /// ```
     #[wasm_bindgen(js_name = inputMode, unchecked_return_type = "ComposerState")]
     pub fn input_mode(&self, session_id: String) -> JsValue {
         to_js(&self.driver.with_engine(|e| e.composer(&session_id)))
     }
 
     /// Queued messages of a session, oldest first (for chips).
+    ///
+    /// ```js
+    /// const chips = acp.queued("sess-1").map((content) => content[0].text);
+    /// ```
     #[wasm_bindgen(unchecked_return_type = "ContentBlock[][]")]
     pub fn queued(&self, session_id: String) -> JsValue {
         to_js(&self.driver.with_engine(|e| e.composer(&session_id).queued))
     }
 
     /// Calls `callback(sessionId, state)` whenever a session's composer state changes.
+    ///
+    /// ```js
+    /// acp.onChange((sessionId, state) => composer.render(state));
+    /// ```
     #[wasm_bindgen(js_name = onChange)]
     pub fn on_change(&self, callback: Option<ChangeCallback>) {
         let callback = callback.and_then(|c| JsValue::from(c).dyn_into::<Function>().ok());
@@ -156,11 +222,19 @@ impl AcpSteering {
     }
 
     /// Rejects everything pending with `disposed`; sends nothing more.
+    ///
+    /// ```js
+    /// acp.dispose();
+    /// ```
     pub fn dispose(&self) {
         self.feed(|e| e.dispose());
     }
 
     /// Ops, sessions and requests still held (0 once all settle).
+    ///
+    /// ```js
+    /// console.assert(acp.liveState() === 0);
+    /// ```
     #[wasm_bindgen(js_name = liveState)]
     pub fn live_state(&self) -> usize {
         self.driver.with_engine(|e| e.live_state())

@@ -46,6 +46,12 @@ pub struct CodexhostSteering {
     stream_role: Option<Function>,
 }
 
+impl std::fmt::Debug for CodexhostSteering {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("CodexhostSteering").finish_non_exhaustive()
+    }
+}
+
 fn is_follower(stream_role: &Function, thread_id: &str) -> bool {
     let role = stream_role.call1(&JsValue::NULL, &JsValue::from_str(thread_id)).unwrap_or(JsValue::UNDEFINED);
     let role = if role.is_object() { field(&role, "role") } else { role };
@@ -55,6 +61,10 @@ fn is_follower(stream_role: &Function, thread_id: &str) -> bool {
 #[wasm_bindgen]
 impl CodexhostSteering {
     /// `new CodexhostSteering({ request, timeouts?, streamRole? })`.
+    ///
+    /// ```js
+    /// const steering = new CodexhostSteering({ request: (m, p, o) => rpc.request(m, p, o) });
+    /// ```
     #[wasm_bindgen(constructor)]
     pub fn new(options: CodexhostOptions) -> Result<CodexhostSteering, JsError> {
         let options: JsValue = options.into();
@@ -73,6 +83,10 @@ impl CodexhostSteering {
     }
 
     /// Asks the host how `text` would be delivered on `threadId`; sends no steer.
+    ///
+    /// ```js
+    /// const { delivery } = await steering.decide({ threadId, text: "use pnpm" });
+    /// ```
     #[wasm_bindgen(unchecked_return_type = "Promise<Decision>")]
     pub fn decide(&self, args: DecideArgs) -> Promise {
         let args: JsValue = args.into();
@@ -89,6 +103,10 @@ impl CodexhostSteering {
 
     /// Steers the running turn: decide, present, send, reconcile. Rejects
     /// with a `SteeringError` whose `draft` is the input, untouched.
+    ///
+    /// ```js
+    /// const { turnId, delivery } = await steering.steer({ threadId, expectedTurnId, input: [{ type: "text", text: "use pnpm" }] }, { present: show });
+    /// ```
     #[wasm_bindgen(unchecked_return_type = "Promise<SteerResult>")]
     pub fn steer(&self, args: SteerArgs, hooks: Option<PresentationHooks>) -> Promise {
         let args: JsValue = args.into();
@@ -124,18 +142,30 @@ impl CodexhostSteering {
     }
 
     /// Rejects decisions and steers in progress with `disposed`; sends nothing more.
+    ///
+    /// ```js
+    /// steering.dispose();
+    /// ```
     pub fn dispose(&self) {
         self.driver.with_engine(|e| e.dispose());
         self.driver.pump();
     }
 
     /// The host connection was replaced: probe missing methods again.
+    ///
+    /// ```js
+    /// socket.onreconnect = () => steering.connectionReplaced();
+    /// ```
     #[wasm_bindgen(js_name = connectionReplaced)]
     pub fn connection_replaced(&self) {
         self.driver.with_engine(|e| e.connection_replaced());
     }
 
     /// Submissions, lanes and requests still held (0 once all settle).
+    ///
+    /// ```js
+    /// console.assert(steering.liveState() === 0);
+    /// ```
     #[wasm_bindgen(js_name = liveState)]
     pub fn live_state(&self) -> usize {
         self.driver.with_engine(|e| e.live_state())

@@ -20,6 +20,7 @@ use super::driver::Driver;
 use super::failure::to_js_error;
 use super::ids::{now_ms, random_id};
 use super::transport::Transport;
+use super::types::DesktopOptions;
 use crate::core::codexhost::{CodexhostEngine, CodexhostOutcome, Delivery};
 use crate::core::content::steer_text;
 use crate::core::{Failure, SteeringError, Trace};
@@ -55,10 +56,21 @@ pub struct DesktopSteering {
     hook: Rc<Hook>,
 }
 
+impl std::fmt::Debug for DesktopSteering {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("DesktopSteering").finish_non_exhaustive()
+    }
+}
+
 #[wasm_bindgen]
 impl DesktopSteering {
     /// Restores `steerTurn` now and `sendRequest` once pending replacements
     /// settle (they fail closed as `disposed`).
+    ///
+    /// ```js
+    /// const hook = installDesktopSteering(manager);
+    /// hook?.dispose();
+    /// ```
     pub fn dispose(&self) {
         let hook = &self.hook;
         if hook.disposed.replace(true) {
@@ -302,11 +314,16 @@ fn paused_ids(messages: &JsValue) -> Vec<String> {
 }
 
 /// Installs the hook; returns `null` when `manager` lacks the methods.
+///
+/// ```js
+/// const hook = installDesktopSteering(requestManager, { timeouts: { decideMs: 5000 } });
+/// ```
 #[wasm_bindgen(js_name = installDesktopSteering, unchecked_return_type = "DesktopSteering | null")]
 pub fn install_desktop_steering(
     #[wasm_bindgen(unchecked_param_type = "object")] manager: JsValue,
-    #[wasm_bindgen(unchecked_param_type = "{ timeouts?: Timeouts }")] options: JsValue,
+    options: Option<DesktopOptions>,
 ) -> Result<JsValue, JsError> {
+    let options: JsValue = options.map(Into::into).unwrap_or(JsValue::UNDEFINED);
     let methods = ["steerTurn", "sendRequest", "startTurn", "getTurnCoordinator"].map(|m| function_field(&manager, m));
     let [Some(original_steer), Some(original_send), Some(_), Some(_)] = methods else { return Ok(JsValue::NULL) };
     let proto = Object::get_prototype_of(&manager);

@@ -71,6 +71,12 @@ pub type ChangeDetail<E> = fn(&E, &str) -> JsValue;
 /// A cheap handle; clones drive the same engine.
 pub struct Driver<E: Driven>(Rc<Inner<E>>);
 
+impl<E: Driven> std::fmt::Debug for Driver<E> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Driver").field("waiting", &self.0.waiters.borrow().len()).finish_non_exhaustive()
+    }
+}
+
 impl<E: Driven> Clone for Driver<E> {
     fn clone(&self) -> Self {
         Driver(self.0.clone())

@@ -26,6 +26,10 @@ use wasm_bindgen::prelude::*;
 
 /// Runs once when the module is instantiated: makes panics readable in the
 /// console (bad input never panics; this is for bugs).
+///
+/// ```js
+/// await init(); // runs this once
+/// ```
 #[wasm_bindgen(start)]
 pub fn start() {
     console_error_panic_hook::set_once();
@@ -35,6 +39,10 @@ pub fn start() {
 ///
 /// ```ignore
 /// console.log(version()); // "0.1.0"
+/// ```
+///
+/// ```js
+/// console.log(version());
 /// ```
 #[wasm_bindgen]
 pub fn version() -> String {

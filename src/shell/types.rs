@@ -75,6 +75,8 @@ export interface PresentationHooks {
   reconcile?: (from: Delivery, to: Delivery) => void;
 }
 export interface SteerResult { turnId: string; delivery: Delivery; presented: Delivery; trace: Trace }
+/** Options of `installDesktopSteering`. */
+export interface DesktopOptions { timeouts?: Timeouts }
 
 /** An ACP content block. */
 export type ContentBlock = ContentItem;
@@ -121,6 +123,9 @@ extern "C" {
     /// Arguments of `steer`.
     #[wasm_bindgen(typescript_type = "SteerArgs")]
     pub type SteerArgs;
+    /// Options of `installDesktopSteering`.
+    #[wasm_bindgen(typescript_type = "DesktopOptions")]
+    pub type DesktopOptions;
     /// Options of `new AcpSteering(...)`.
     #[wasm_bindgen(typescript_type = "AcpOptions")]
     pub type AcpOptions;
