@@ -9,9 +9,11 @@
 
 pub mod decision;
 mod engine;
+mod outcome;
 pub mod request;
 pub mod wire;
 
-pub use engine::{CodexhostEngine, CodexhostOutcome, Decision, SteerOutcome, Submitted};
+pub use engine::CodexhostEngine;
+pub use outcome::{CodexhostOutcome, Decision, SteerOutcome, Submitted};
 pub use request::SteerRequest;
 pub use wire::Delivery;
