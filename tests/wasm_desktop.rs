@@ -184,3 +184,11 @@ async fn dispose_fails_pending_replacements_closed_then_restores_send_request() 
     assert_eq!(methods, ["codexhost/thread/steering/inspect"], "no turn/start leaks out after dispose");
     assert!(js_sys::Object::is(&proto_of(&manager), &class_proto()), "chain restored once it settled");
 }
+
+#[wasm_bindgen_test]
+async fn the_hook_stays_installed_when_the_app_drops_its_handle() {
+    let manager = make_manager(answers("activeTurn"), JsValue::UNDEFINED);
+    drop(install(&manager));
+    settle(call_steer(&manager, "t", "still steering", JsValue::UNDEFINED)).await.unwrap();
+    assert_eq!(sent(&manager)[1]["params"]["codexhostSteerDelivery"], "activeTurn");
+}

@@ -334,19 +334,15 @@ pub fn install_desktop_steering(
         manager: manager.clone(), proto, layer: layer.clone(), original_steer, original_send, decider,
         active_tags: RefCell::default(), routes: RefCell::default(), disposed: Cell::new(false), keep_alive: RefCell::default(),
     });
-    let weak = Rc::downgrade(&hook);
+    // The wrappers own the hook: it stays installed while they exist, even if
+    // the app drops the handle (only dispose() removes it).
+    let owner = hook.clone();
     let steer = Closure::<dyn FnMut(JsValue, Array) -> JsValue>::new(move |this: JsValue, args: Array| -> JsValue {
-        match weak.upgrade() {
-            Some(hook) => future_to_promise(hook.steer_turn(this, args)).into(),
-            None => Promise::reject(&"renderer-steering: the desktop hook was dropped".into()).into(),
-        }
+        future_to_promise(owner.clone().steer_turn(this, args)).into()
     });
-    let weak = Rc::downgrade(&hook);
+    let owner = hook.clone();
     let send = Closure::<dyn FnMut(JsValue, Array) -> Result<JsValue, JsValue>>::new(move |this: JsValue, args: Array| {
-        match weak.upgrade() {
-            Some(hook) => hook.send_request(this, args),
-            None => Err("renderer-steering: the desktop hook was dropped".into()),
-        }
+        owner.clone().send_request(this, args)
     });
     let steer = steer.into_js_value();
     let send = send.into_js_value();
