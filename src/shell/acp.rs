@@ -6,7 +6,7 @@ use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_futures::JsFuture;
 
-use super::codexhost::{field, read_timeouts};
+use super::options::{field, read_timeouts};
 use super::convert::{from_js, to_js};
 use super::driver::Driver;
 use super::failure::to_js_error;

@@ -1,39 +1,18 @@
 //! `CodexhostSteering`: the codexhost engine driven from JavaScript.
 
-use js_sys::{Function, Promise, Reflect};
+use js_sys::{Function, Promise};
 use serde_json::Value;
 use wasm_bindgen::prelude::*;
-use wasm_bindgen::JsCast;
 
 use super::convert::{from_js, to_js, typed_from_js};
+use super::options::{field, function_field, is_follower, read_timeouts};
 use super::driver::{Driver, Hooks};
 use super::failure::to_js_error;
 use super::ids::{now_ms, random_id};
 use super::transport::Transport;
 use super::types::{CodexhostOptions, DecideArgs, PresentationHooks, SteerArgs};
 use crate::core::codexhost::{CodexhostEngine, CodexhostOutcome, SteerRequest};
-use crate::core::{Failure, SteeringError, Timeouts, Trace};
-
-/// Reads `key` of a JS object (undefined when absent or not an object).
-pub(crate) fn field(object: &JsValue, key: &str) -> JsValue {
-    if !object.is_object() {
-        return JsValue::UNDEFINED;
-    }
-    Reflect::get(object, &JsValue::from_str(key)).unwrap_or(JsValue::UNDEFINED)
-}
-
-/// Reads an optional function field.
-pub(crate) fn function_field(object: &JsValue, key: &str) -> Option<Function> {
-    field(object, key).dyn_into::<Function>().ok()
-}
-
-pub(crate) fn read_timeouts(options: &JsValue) -> Result<Timeouts, JsError> {
-    let raw = field(options, "timeouts");
-    if raw.is_undefined() || raw.is_null() {
-        return Ok(Timeouts::default());
-    }
-    typed_from_js(raw).map_err(|e| JsError::new(&format!("options.timeouts: {e}")))
-}
+use crate::core::{Failure, SteeringError, Trace};
 
 fn rejected(failure: Failure, draft: Vec<Value>, original: &JsValue) -> Promise {
     Promise::reject(&to_js_error(&SteeringError::new(failure, draft, Trace::default()), original))
@@ -52,11 +31,6 @@ impl std::fmt::Debug for CodexhostSteering {
     }
 }
 
-fn is_follower(stream_role: &Function, thread_id: &str) -> bool {
-    let role = stream_role.call1(&JsValue::NULL, &JsValue::from_str(thread_id)).unwrap_or(JsValue::UNDEFINED);
-    let role = if role.is_object() { field(&role, "role") } else { role };
-    role.as_string().as_deref() == Some("follower")
-}
 
 #[wasm_bindgen]
 impl CodexhostSteering {
@@ -74,7 +48,7 @@ impl CodexhostSteering {
         let before_answer = stream_role.clone().map(|role| {
             Box::new(move |engine: &mut CodexhostEngine, id| {
                 if let Some(thread) = engine.thread_of(id).map(String::from) {
-                    engine.set_follower(&thread, is_follower(&role, &thread));
+                    engine.set_follower(&thread, is_follower(&role, &JsValue::NULL, &thread));
                 }
             }) as Box<dyn Fn(&mut CodexhostEngine, _)>
         });
@@ -124,7 +98,7 @@ impl CodexhostSteering {
             request.client_user_message_id = Some(random_id());
         }
         if let Some(role) = &self.stream_role {
-            let follower = is_follower(role, &request.thread_id);
+            let follower = is_follower(role, &JsValue::NULL, &request.thread_id);
             self.driver.with_engine(|e| e.set_follower(&request.thread_id, follower));
         }
         let hooks: JsValue = hooks.map(Into::into).unwrap_or(JsValue::UNDEFINED);

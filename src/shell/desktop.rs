@@ -14,7 +14,7 @@ use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_futures::{future_to_promise, JsFuture};
 
-use super::codexhost::{field, function_field, read_timeouts};
+use super::options::{field, function_field, is_follower, read_timeouts};
 use super::convert::{from_js, to_js};
 use super::driver::Driver;
 use super::failure::to_js_error;
@@ -107,16 +107,18 @@ impl Hook {
     }
 
     fn is_follower(&self, thread_id: &str) -> bool {
-        let Some(get_role) = function_field(&self.manager, "getStreamRole") else { return false };
-        let role = get_role.call1(&self.manager, &JsValue::from_str(thread_id)).unwrap_or(JsValue::UNDEFINED);
-        field(&role, "role").as_string().as_deref() == Some("follower")
+        function_field(&self.manager, "getStreamRole").is_some_and(|role| is_follower(&role, &self.manager, thread_id))
+    }
+
+    /// The desktop's turn coordinator (undefined when it has none).
+    fn coordinator(&self) -> JsValue {
+        function_field(&self.manager, "getTurnCoordinator")
+            .and_then(|f| f.call0(&self.manager).ok())
+            .unwrap_or(JsValue::UNDEFINED)
     }
 
     fn submission_host(&self) -> JsValue {
-        let coordinator = function_field(&self.manager, "getTurnCoordinator")
-            .and_then(|f| f.call0(&self.manager).ok())
-            .unwrap_or(JsValue::UNDEFINED);
-        field(&field(&coordinator, "options"), "submissionHost")
+        field(&field(&self.coordinator(), "options"), "submissionHost")
     }
 
     async fn decide(&self, thread_id: &str, text: &str) -> Result<Delivery, SteeringError> {
@@ -220,7 +222,7 @@ impl Hook {
 
     /// Ids of follow-ups paused with the steer's reason (best effort).
     async fn paused_follow_ups(&self, thread_id: &str) -> Vec<String> {
-        let Some(coordinator) = function_field(&self.manager, "getTurnCoordinator").and_then(|f| f.call0(&self.manager).ok()) else { return vec![] };
+        let coordinator = self.coordinator();
         if let Some(load) = function_field(&coordinator, "loadMessages") {
             let _ = settle(load.call1(&coordinator, &thread_id.into())).await;
         }
@@ -232,7 +234,7 @@ impl Hook {
     /// Un-pauses follow-ups the stop paused (not those paused before); a
     /// failure is logged, never turned into a failed delivery.
     async fn resume_follow_ups(&self, thread_id: &str, paused_before: &[String]) {
-        let Some(coordinator) = function_field(&self.manager, "getTurnCoordinator").and_then(|f| f.call0(&self.manager).ok()) else { return };
+        let coordinator = self.coordinator();
         let Some(mutate) = function_field(&coordinator, "mutate") else { return };
         let before = to_js(&paused_before);
         let unpause = Closure::once_into_js(move |messages: JsValue| -> JsValue {

@@ -15,6 +15,7 @@ mod desktop;
 mod driver;
 mod failure;
 mod ids;
+mod options;
 mod transport;
 mod types;
 

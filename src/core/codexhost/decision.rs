@@ -154,16 +154,6 @@ impl Knowledge {
             .unwrap_or(Step::Fail(Failure::OwnershipUnknown))
     }
 
-    /// True when the first step needs no host call.
-    ///
-    /// ```
-    /// # use renderer_steering::core::codexhost::decision::Knowledge;
-    /// assert!(!Knowledge::default().is_cached("t"));
-    /// ```
-    pub fn is_cached(&self, thread_id: &str) -> bool {
-        matches!(self.first_step(thread_id), Step::Decided(_))
-    }
-
     /// Learns from one probe's answer and says what comes next.
     ///
     /// ```
