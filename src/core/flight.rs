@@ -2,7 +2,8 @@
 //! queued message" and "the same submission joins, a different one waits or
 //! is refused" live. Both dialects admit submissions through [`Lanes`].
 
-use std::collections::{BTreeMap, VecDeque};
+use crate::core::sorted_map::SortedMap;
+use std::collections::VecDeque;
 
 use serde_json::Value;
 
@@ -77,7 +78,7 @@ struct Lane {
 /// ```
 #[derive(Debug, Default)]
 pub struct Lanes {
-    lanes: BTreeMap<String, Lane>,
+    lanes: SortedMap<String, Lane>,
 }
 
 impl Lanes {
@@ -92,7 +93,7 @@ impl Lanes {
     /// assert_eq!(lanes.admit_exclusive("t", t(2)), Admission::Join(OpId(1)));
     /// ```
     pub fn admit_exclusive(&mut self, key: &str, ticket: Ticket) -> Admission {
-        let lane = self.lanes.entry(key.to_string()).or_default();
+        let lane = self.lanes.get_or_insert_with(key.to_string(), Default::default);
         match &lane.in_flight {
             None => {
                 lane.in_flight = Some(ticket);
@@ -115,7 +116,7 @@ impl Lanes {
     /// assert_eq!(lanes.admit_fifo("s", t(2), true), Admission::Queued, "never overtakes");
     /// ```
     pub fn admit_fifo(&mut self, key: &str, ticket: Ticket, may_start: bool) -> Admission {
-        let lane = self.lanes.entry(key.to_string()).or_default();
+        let lane = self.lanes.get_or_insert_with(key.to_string(), Default::default);
         if may_start && lane.in_flight.is_none() && lane.queued.is_empty() {
             lane.in_flight = Some(ticket);
             Admission::Start

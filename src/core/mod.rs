@@ -24,6 +24,7 @@ pub mod error;
 pub mod flight;
 pub mod json_rpc;
 pub mod requests;
+pub mod sorted_map;
 pub mod timeouts;
 pub mod trace;
 

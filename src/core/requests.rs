@@ -1,7 +1,7 @@
 //! Outstanding host calls and their deadlines. Time is an input: callers pass
 //! `now` in milliseconds; nothing here reads a clock.
 
-use std::collections::BTreeMap;
+use crate::core::sorted_map::SortedMap;
 
 use serde_json::Value;
 
@@ -81,7 +81,7 @@ pub struct Pending {
 #[derive(Debug, Default)]
 pub struct PendingRequests {
     next: u64,
-    open: BTreeMap<RequestId, Pending>,
+    open: SortedMap<RequestId, Pending>,
 }
 
 impl PendingRequests {

@@ -5,7 +5,7 @@
 //! chain exactly.
 
 use std::cell::{Cell, RefCell};
-use std::collections::BTreeMap;
+use crate::core::sorted_map::SortedMap;
 use std::rc::Rc;
 
 use js_sys::{Array, Function, Object, Promise, Reflect};
@@ -44,8 +44,8 @@ struct Hook {
     original_steer: Function,
     original_send: Function,
     decider: Driver<CodexhostEngine>,
-    active_tags: RefCell<BTreeMap<String, &'static str>>,
-    routes: RefCell<BTreeMap<(String, String), Route>>,
+    active_tags: RefCell<SortedMap<String, &'static str>>,
+    routes: RefCell<SortedMap<(String, String), Route>>,
     disposed: Cell<bool>,
     keep_alive: RefCell<Vec<JsValue>>,
 }

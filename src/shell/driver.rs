@@ -3,7 +3,7 @@
 //! deadline, calls the presentation hooks, and settles waiting promises.
 
 use std::cell::RefCell;
-use std::collections::BTreeMap;
+use crate::core::sorted_map::SortedMap;
 use std::rc::{Rc, Weak};
 
 use futures_channel::oneshot;
@@ -58,8 +58,8 @@ type BeforeAnswer<E> = Box<dyn Fn(&mut E, RequestId)>;
 struct Inner<E: Driven> {
     engine: RefCell<E>,
     transport: Transport,
-    waiters: RefCell<BTreeMap<OpId, Vec<Waiter<E::Outcome>>>>,
-    hooks: RefCell<BTreeMap<OpId, Hooks>>,
+    waiters: RefCell<SortedMap<OpId, Vec<Waiter<E::Outcome>>>>,
+    hooks: RefCell<SortedMap<OpId, Hooks>>,
     timer: RefCell<Option<(u64, Timeout)>>,
     before_answer: Option<BeforeAnswer<E>>,
     on_changed: RefCell<Option<(Function, ChangeDetail<E>)>>,
@@ -93,8 +93,8 @@ where
         Driver(Rc::new(Inner {
             engine: RefCell::new(engine),
             transport,
-            waiters: RefCell::new(BTreeMap::new()),
-            hooks: RefCell::new(BTreeMap::new()),
+            waiters: RefCell::new(SortedMap::new()),
+            hooks: RefCell::new(SortedMap::new()),
             timer: RefCell::new(None),
             before_answer,
             on_changed: RefCell::new(None),
@@ -123,7 +123,7 @@ where
     pub fn promise(&self, op: OpId, hooks: Option<Hooks>, outcome: fn(&E::Outcome) -> JsValue, draft: JsValue) -> Promise {
         let mut executor = |resolve: Function, reject: Function| {
             let waiter = Waiter::Promise { resolve, reject, outcome, draft: draft.clone() };
-            self.0.waiters.borrow_mut().entry(op).or_default().push(waiter);
+            self.0.waiters.borrow_mut().get_or_insert_with(op, Default::default).push(waiter);
         };
         let promise = Promise::new(&mut executor);
         self.register_hooks(op, hooks);
@@ -132,14 +132,14 @@ where
     }
 
     fn register(&self, op: OpId, waiter: Waiter<E::Outcome>, hooks: Option<Hooks>) {
-        self.0.waiters.borrow_mut().entry(op).or_default().push(waiter);
+        self.0.waiters.borrow_mut().get_or_insert_with(op, Default::default).push(waiter);
         self.register_hooks(op, hooks);
         self.pump();
     }
 
     fn register_hooks(&self, op: OpId, hooks: Option<Hooks>) {
         if let Some(hooks) = hooks {
-            self.0.hooks.borrow_mut().entry(op).or_insert(hooks);
+            self.0.hooks.borrow_mut().get_or_insert_with(op, || hooks);
         }
     }
 

@@ -1,7 +1,8 @@
 //! The ACP state machine: admission (FIFO, one steer in flight), dispatch by
 //! path, and what each answer means.
 
-use std::collections::{BTreeMap, BTreeSet, VecDeque};
+use crate::core::sorted_map::{SortedMap, SortedSet};
+use std::collections::VecDeque;
 
 use serde::Deserialize;
 use serde_json::{json, Value};
@@ -52,13 +53,13 @@ pub struct AcpEngine {
     pub(super) allow_prompt_handoff: bool,
     pub(super) caps: Option<Capabilities>,
     pub(super) steering_disabled: bool,
-    pub(super) sessions: BTreeMap<String, Session>,
+    pub(super) sessions: SortedMap<String, Session>,
     pub(super) lanes: Lanes,
-    pub(super) ops: BTreeMap<OpId, Op>,
+    pub(super) ops: SortedMap<OpId, Op>,
     pub(super) requests: PendingRequests,
     pub(super) actions: VecDeque<Action<AcpOutcome>>,
-    pub(super) shown: BTreeMap<String, ComposerState>,
-    pub(super) touched: BTreeSet<String>,
+    pub(super) shown: SortedMap<String, ComposerState>,
+    pub(super) touched: SortedSet<String>,
     pub(super) next_op: u64,
     pub(super) disposed: bool,
 }
@@ -78,13 +79,13 @@ impl AcpEngine {
             allow_prompt_handoff,
             caps: None,
             steering_disabled: false,
-            sessions: BTreeMap::new(),
+            sessions: SortedMap::new(),
             lanes: Lanes::default(),
-            ops: BTreeMap::new(),
+            ops: SortedMap::new(),
             requests: PendingRequests::default(),
             actions: VecDeque::new(),
-            shown: BTreeMap::new(),
-            touched: BTreeSet::new(),
+            shown: SortedMap::new(),
+            touched: SortedSet::new(),
             next_op: 0,
             disposed: false,
         }
@@ -141,7 +142,7 @@ impl AcpEngine {
     }
 
     pub(super) fn session(&mut self, session_id: &str) -> &mut Session {
-        self.sessions.entry(session_id.to_string()).or_default()
+        self.sessions.get_or_insert_with(session_id.to_string(), Default::default)
     }
 
     pub(super) fn new_op_id(&mut self) -> OpId {

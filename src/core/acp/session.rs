@@ -1,7 +1,7 @@
 //! What the engine knows about one ACP session, and the composer's input
 //! mode derived from it.
 
-use std::collections::BTreeMap;
+use crate::core::sorted_map::SortedMap;
 
 use serde::Serialize;
 use serde_json::Value;
@@ -104,7 +104,7 @@ pub struct Session {
     /// The session was closed.
     pub closed: bool,
     /// Accepted injects not yet echoed as delivered: messageId -> content.
-    pub pending_injects: BTreeMap<String, Vec<Value>>,
+    pub pending_injects: SortedMap<String, Vec<Value>>,
     /// A handoff steer is open and how the first prompt answered.
     pub handoff: Option<Handoff>,
 }

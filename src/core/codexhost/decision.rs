@@ -1,7 +1,8 @@
 //! The delivery decision: inspect -> ownership/list -> thread/read, with what
 //! the connection has already taught us (missing methods, thread owners).
 
-use std::collections::{BTreeMap, BTreeSet, VecDeque};
+use crate::core::sorted_map::{SortedMap, SortedSet};
+use std::collections::VecDeque;
 
 use serde::de::DeserializeOwned;
 use serde_json::{json, Value};
@@ -105,8 +106,8 @@ enum KnownOwner {
 /// ```
 #[derive(Debug, Default)]
 pub struct Knowledge {
-    unsupported: BTreeSet<&'static str>,
-    owners: BTreeMap<String, KnownOwner>,
+    unsupported: SortedSet<&'static str>,
+    owners: SortedMap<String, KnownOwner>,
     /// Insertion order, so the cache stays bounded (oldest forgotten first).
     order: VecDeque<String>,
 }

@@ -1,7 +1,8 @@
 //! The codexhost state machine: validate -> decide -> present -> send ->
 //! reconcile, or retract and hand the draft back.
 
-use std::collections::{BTreeMap, BTreeSet, VecDeque};
+use crate::core::sorted_map::{SortedMap, SortedSet};
+use std::collections::VecDeque;
 
 use serde_json::{json, Value};
 
@@ -47,8 +48,8 @@ pub struct CodexhostEngine {
     knowledge: Knowledge,
     lanes: Lanes,
     requests: PendingRequests,
-    ops: BTreeMap<OpId, Op>,
-    followers: BTreeSet<String>,
+    ops: SortedMap<OpId, Op>,
+    followers: SortedSet<String>,
     actions: VecDeque<Action<CodexhostOutcome>>,
     next_op: u64,
     disposed: bool,
@@ -68,8 +69,8 @@ impl CodexhostEngine {
             knowledge: Knowledge::default(),
             lanes: Lanes::default(),
             requests: PendingRequests::default(),
-            ops: BTreeMap::new(),
-            followers: BTreeSet::new(),
+            ops: SortedMap::new(),
+            followers: SortedSet::new(),
             actions: VecDeque::new(),
             next_op: 0,
             disposed: false,
