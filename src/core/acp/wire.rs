@@ -12,7 +12,7 @@ use serde::{Deserialize, Serialize};
 /// assert_eq!(u, SteeringOutcome::Unknown);
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
-#[serde(tag = "outcome", rename_all = "camelCase")]
+#[serde(from = "SteeringOutcomeField")]
 pub enum SteeringOutcome {
     /// Joined the running turn.
     Injected,
@@ -23,8 +23,26 @@ pub enum SteeringOutcome {
     /// The agent says it failed (delivery ambiguous).
     Failed,
     /// An outcome this engine does not know (delivery ambiguous).
-    #[serde(other)]
     Unknown,
+}
+
+/// The `outcome` field as sent; read as a string and mapped rather than as an
+/// internally tagged enum, whose buffering machinery costs wasm for one field.
+#[derive(Deserialize)]
+struct SteeringOutcomeField {
+    outcome: String,
+}
+
+impl From<SteeringOutcomeField> for SteeringOutcome {
+    fn from(field: SteeringOutcomeField) -> Self {
+        match field.outcome.as_str() {
+            "injected" => SteeringOutcome::Injected,
+            "promptRequired" => SteeringOutcome::PromptRequired,
+            "startedNewTurn" => SteeringOutcome::StartedNewTurn,
+            "failed" => SteeringOutcome::Failed,
+            _ => SteeringOutcome::Unknown,
+        }
+    }
 }
 
 /// `session/inject` and `session/replace_inject` answers.

@@ -58,18 +58,44 @@ pub struct InspectAnswer {
 /// use renderer_steering::core::codexhost::wire::Owner;
 /// let o: Owner = serde_json::from_value(serde_json::json!({"owner": "external", "harnessId": "claude"})).unwrap();
 /// assert!(matches!(o, Owner::External { .. }));
+/// let unknown = serde_json::json!({"owner": "martian"});
+/// assert!(serde_json::from_value::<Owner>(unknown).is_err());
+/// let nameless = serde_json::json!({"owner": "external"});
+/// assert!(serde_json::from_value::<Owner>(nameless).is_err());
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
-#[serde(tag = "owner", rename_all = "lowercase")]
+#[serde(try_from = "OwnerFields")]
 pub enum Owner {
     /// Run by the official app-server.
     Codex,
     /// Run by another harness through the host.
     External {
         /// The harness.
-        #[serde(rename = "harnessId")]
         harness_id: String,
     },
+}
+
+/// The owner fields as sent (`owner` and, for `external`, `harnessId`). Read
+/// flat and converted rather than with `#[serde(tag, flatten)]`, whose
+/// buffering machinery cost about 8 KB of wasm for two fields.
+#[derive(Deserialize)]
+struct OwnerFields {
+    owner: String,
+    #[serde(default, rename = "harnessId")]
+    harness_id: Option<String>,
+}
+
+impl TryFrom<OwnerFields> for Owner {
+    type Error = &'static str;
+
+    fn try_from(fields: OwnerFields) -> Result<Self, Self::Error> {
+        match (fields.owner.as_str(), fields.harness_id) {
+            ("codex", _) => Ok(Owner::Codex),
+            ("external", Some(harness_id)) => Ok(Owner::External { harness_id }),
+            ("external", None) => Err("an external owner needs harnessId"),
+            _ => Err("unknown owner"),
+        }
+    }
 }
 
 /// One row of `codexhost/thread/ownership/list`.
@@ -80,13 +106,30 @@ pub enum Owner {
 /// assert_eq!(r.thread_id, "t");
 /// ```
 #[derive(Debug, Clone, Deserialize)]
+#[serde(try_from = "OwnershipRowFields")]
 pub struct OwnershipRow {
     /// The thread.
-    #[serde(rename = "threadId")]
     pub thread_id: String,
     /// Its owner.
-    #[serde(flatten)]
     pub owner: Owner,
+}
+
+#[derive(Deserialize)]
+struct OwnershipRowFields {
+    #[serde(rename = "threadId")]
+    thread_id: String,
+    owner: String,
+    #[serde(default, rename = "harnessId")]
+    harness_id: Option<String>,
+}
+
+impl TryFrom<OwnershipRowFields> for OwnershipRow {
+    type Error = &'static str;
+
+    fn try_from(row: OwnershipRowFields) -> Result<Self, Self::Error> {
+        let owner = Owner::try_from(OwnerFields { owner: row.owner, harness_id: row.harness_id })?;
+        Ok(OwnershipRow { thread_id: row.thread_id, owner })
+    }
 }
 
 /// `codexhost/thread/ownership/list` result.
