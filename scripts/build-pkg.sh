@@ -11,8 +11,18 @@ cargo build --quiet --release --lib --target wasm32-unknown-unknown -p renderer_
 rm -rf pkg && mkdir -p pkg
 "$HOME/.cargo/bin/wasm-bindgen" --target web --out-dir pkg --remove-name-section --remove-producers-section \
   "$TARGET_DIR/wasm32-unknown-unknown/release/renderer_steering.wasm"
-# No wasm-opt pass: Debian's binaryen (108) rewrites wasm-bindgen's externref
-# table into a funcref table and the module then fails to instantiate (seen by
-# tests/node/package.test.mjs); rustc's own -Os + LTO is within 0.1% of it.
+# wasm-opt from the npm `binaryen` package (pinned dev dependency, v132; the
+# Debian binaryen 108 turns wasm-bindgen's externref table into a funcref
+# table and the module no longer instantiates). Inlining is switched off:
+# inlined copies shrink the raw wasm but gzip worse (measured, see README).
+WASM_OPT=node_modules/.bin/wasm-opt
+if [ ! -x "$WASM_OPT" ]; then
+  echo "[build] $WASM_OPT missing: run 'npm install' (scripts/toolchain.sh does)" >&2
+  exit 1
+fi
+"$WASM_OPT" -Oz -aimfs=0 -fimfs=0 -ocimfs=0 --strip-debug --strip-producers \
+  --enable-reference-types --enable-bulk-memory --enable-nontrapping-float-to-int \
+  --enable-sign-ext --enable-multivalue --enable-mutable-globals \
+  pkg/renderer_steering_bg.wasm -o pkg/renderer_steering_bg.wasm
 cp js/browser.js js/node.js js/index.d.ts pkg/
 echo "[build] pkg/ ready: $(wc -c < pkg/renderer_steering_bg.wasm) bytes of wasm"
