@@ -1,0 +1,35 @@
+#!/usr/bin/env bash
+# What costs the most in the wasm: builds the release wasm exactly as
+# scripts/build-pkg.sh does, but keeps the function names, then groups
+# twiggy's per-function sizes by crate/module (benches/size-groups.mjs).
+# Not part of CI (needs twiggy: `cargo install twiggy --locked`).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+export PATH="$HOME/.cargo/bin:$PATH"
+command -v twiggy >/dev/null || cargo install twiggy --locked
+# shellcheck disable=SC1091
+source target/toolchain.env
+TARGET_DIR=${CARGO_TARGET_DIR:-target}
+OUT=target/size-report
+rm -rf "$OUT" && mkdir -p "$OUT"
+cargo build --quiet --release --lib --target wasm32-unknown-unknown -p renderer_steering
+wasm-bindgen --target web --out-dir "$OUT" --remove-producers-section \
+  "$TARGET_DIR/wasm32-unknown-unknown/release/renderer_steering.wasm"
+node_modules/.bin/wasm-opt -Oz -aimfs=0 -fimfs=0 -ocimfs=0 --debuginfo --strip-producers \
+  --enable-reference-types --enable-bulk-memory --enable-nontrapping-float-to-int \
+  --enable-sign-ext --enable-multivalue --enable-mutable-globals \
+  "$OUT/renderer_steering_bg.wasm" -o "$OUT/named.wasm"
+twiggy top -n 1000000 -f csv "$OUT/named.wasm" > "$OUT/top.csv"
+node benches/size-groups.mjs "$OUT/top.csv"
+
+# The floor: the same dependencies and build with none of our logic.
+( cd benches/size-floor && cargo build --quiet --release --target wasm32-unknown-unknown --target-dir "../../$TARGET_DIR/size-floor" )
+wasm-bindgen --target web --out-dir "$OUT/floor" --remove-name-section --remove-producers-section \
+  "$TARGET_DIR/size-floor/wasm32-unknown-unknown/release/size_floor.wasm"
+node_modules/.bin/wasm-opt -Oz -aimfs=0 -fimfs=0 -ocimfs=0 --strip-debug --strip-producers \
+  --enable-reference-types --enable-bulk-memory --enable-nontrapping-float-to-int \
+  --enable-sign-ext --enable-multivalue --enable-mutable-globals \
+  "$OUT/floor/size_floor_bg.wasm" -o "$OUT/floor/size_floor_bg.wasm"
+printf '\ndependency floor (benches/size-floor: serde_json Value through serde-wasm-bindgen, one gloo timer, panic hook, no logic):\n'
+printf '  wasm %s B raw / %s B gzip -9\n' "$(wc -c < "$OUT/floor/size_floor_bg.wasm")" "$(gzip -9c "$OUT/floor/size_floor_bg.wasm" | wc -c)"
+printf 'renderer-steering (pkg/ build):\n  wasm %s B raw / %s B gzip -9\n' "$(wc -c < pkg/renderer_steering_bg.wasm)" "$(gzip -9c pkg/renderer_steering_bg.wasm | wc -c)"
