@@ -57,19 +57,19 @@ else
   echo '# rustup provides wasm32-unknown-unknown' > "$ENV_FILE"
 fi
 
-# 2. wasm-bindgen-cli at exactly the version in Cargo.lock, wasm-pack, binaryen.
+# 2. wasm-bindgen-cli at exactly the version in Cargo.lock, wasm-pack.
 [ -f Cargo.lock ] || run "Cargo.lock" cargo generate-lockfile
 WBG=$(awk '/^name = "wasm-bindgen"$/ { getline; gsub(/version = |"/, ""); print; exit }' Cargo.lock)
 [ -n "$WBG" ] || fail "the wasm-bindgen version in Cargo.lock" "awk Cargo.lock"
 cargo_install wasm-bindgen-cli "$WBG" wasm-bindgen
 cargo_install wasm-pack "" wasm-pack
-apt_install binaryen
 
 # 3. Browsers and drivers.
 apt_install chromium chromium-driver firefox-esr
 cargo_install geckodriver "" geckodriver
 
-# 4. npm dev dependencies (playwright-core drives /usr/bin/chromium).
+# 4. npm dev dependencies (playwright-core drives /usr/bin/chromium; binaryen
+#    provides wasm-opt 132: Debian's 108 breaks wasm-bindgen's externref table).
 if npm ls --depth=0 >/dev/null 2>&1; then say "present: npm dev dependencies"
 else say "installing (npm): dev dependencies"; run "npm dev dependencies" npm install --no-audit --no-fund --loglevel=error; fi
 say "ready (wasm Rust: $MODE)"
