@@ -139,8 +139,7 @@ impl Lanes {
     /// ```
     pub fn requeue_front(&mut self, key: &str, op: OpId) {
         if let Some(lane) = self.lanes.get_mut(key) {
-            if lane.in_flight.as_ref().is_some_and(|t| t.op == op) {
-                let ticket = lane.in_flight.take().expect("checked above");
+            if let Some(ticket) = lane.in_flight.take_if(|t| t.op == op) {
                 lane.queued.push_front(ticket);
             }
         }

@@ -239,16 +239,6 @@ impl<K: Ord, V> SortedMap<K, V> {
     }
 }
 
-impl<K: Ord + Borrow<Q>, Q: Ord + ?Sized, V> std::ops::Index<&Q> for SortedMap<K, V> {
-    type Output = V;
-
-    /// The value under `key`; panics when absent, like `BTreeMap` (used only
-    /// where the engine itself just checked or inserted the key).
-    fn index(&self, key: &Q) -> &V {
-        self.get(key).expect("SortedMap: key present")
-    }
-}
-
 impl<K, V> IntoIterator for SortedMap<K, V> {
     type Item = (K, V);
     type IntoIter = std::vec::IntoIter<(K, V)>;

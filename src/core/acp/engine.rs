@@ -189,7 +189,7 @@ impl AcpEngine {
                 self.lanes.finish(&session_id, op_id);
             }
         }
-        let op = self.ops.get_mut(&op_id).expect("op exists");
+        let Some(op) = self.ops.get_mut(&op_id) else { return };
         op.stage = stage;
         op.trace.path = Some(path.as_str());
         op.trace.sent = Some(method);
@@ -255,11 +255,10 @@ impl AcpEngine {
         match stage {
             Stage::Steering(_) => match classify_steer(pending.method, &answer, pending.timeout_ms) {
                 SteerVerdict::Injected(message_id) => {
+                    let (content, trace) = self.ops.get(&op_id).map(|o| (o.content.clone(), o.trace.clone())).unwrap_or_default();
                     if let Some(id) = &message_id {
-                        let content = self.ops[&op_id].content.clone();
                         self.session(&session_id).pending_injects.insert(id.clone(), content);
                     }
-                    let trace = self.ops[&op_id].trace.clone();
                     self.succeed(op_id, AcpOutcome::Injected { message_id, trace });
                 }
                 SteerVerdict::PromptRequired => self.requeue(op_id, true),
@@ -269,7 +268,7 @@ impl AcpEngine {
                 }
                 SteerVerdict::StartedNewTurn => {
                     self.session(&session_id).unowned_turn = true;
-                    let trace = self.ops[&op_id].trace.clone();
+                    let trace = self.ops.get(&op_id).map(|o| o.trace.clone()).unwrap_or_default();
                     self.succeed(op_id, AcpOutcome::StartedNewTurn { trace });
                 }
                 SteerVerdict::Fail(failure) => self.fail(op_id, failure),
@@ -282,7 +281,8 @@ impl AcpEngine {
     }
 
     fn on_prompt_answer(&mut self, op_id: OpId, handoff: bool, pending: Pending, answer: HostAnswer) {
-        let session_id = self.ops[&op_id].session_id.clone();
+        let Some(op) = self.ops.get(&op_id) else { return };
+        let (session_id, trace) = (op.session_id.clone(), op.trace.clone());
         let session = self.session(&session_id);
         session.open_prompts = session.open_prompts.saturating_sub(1);
         let fold = if handoff { session.handoff.take() } else { None };
@@ -296,7 +296,6 @@ impl AcpEngine {
             other => return self.fail(op_id, after_write(pending.method, other, pending.timeout_ms)),
         };
         let superseded = !handoff && self.first_prompt_answered(&session_id, &value);
-        let trace = self.ops[&op_id].trace.clone();
         let outcome = match PromptAnswer::deserialize(&value) {
             Err(e) => return self.fail(op_id, Failure::Malformed { method: pending.method.into(), detail: e.to_string() }),
             Ok(a) if handoff => AcpOutcome::HandedOff { handoff: fold.unwrap_or(Handoff::Waiting).as_str(), stop_reason: a.stop_reason, trace },
@@ -319,7 +318,7 @@ impl AcpEngine {
 
     /// Puts an unconsumed message back at the head of its queue.
     fn requeue(&mut self, op_id: OpId, must_prompt: bool) {
-        let op = self.ops.get_mut(&op_id).expect("op exists");
+        let Some(op) = self.ops.get_mut(&op_id) else { return };
         op.stage = Stage::Queued { must_prompt };
         let session_id = op.session_id.clone();
         self.lanes.requeue_front(&session_id, op_id);

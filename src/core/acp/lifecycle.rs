@@ -249,7 +249,7 @@ impl AcpEngine {
     }
 
     pub(super) fn on_pending_inject_answer(&mut self, op_id: OpId, pending: Pending, answer: HostAnswer) {
-        let op = &self.ops[&op_id];
+        let Some(op) = self.ops.get(&op_id) else { return };
         let (session_id, old_id, content, stage) = (op.session_id.clone(), op.message_id.clone().unwrap_or_default(), op.content.clone(), op.stage);
         let value = match &answer {
             HostAnswer::Result(value) => value,
