@@ -2,12 +2,12 @@
 //! queued message" and "the same submission joins, a different one waits or
 //! is refused" live. Both dialects admit submissions through [`Lanes`].
 
-use crate::core::sorted_map::SortedMap;
 use std::collections::VecDeque;
 
 use serde_json::Value;
 
 use super::action::OpId;
+use super::sorted_map::SortedMap;
 
 /// Identity of a submission for the "same message joins" rule.
 ///

@@ -1,13 +1,12 @@
 //! Outstanding host calls and their deadlines. Time is an input: callers pass
 //! `now` in milliseconds; nothing here reads a clock.
 
-use crate::core::sorted_map::SortedMap;
-
 use serde_json::Value;
 
 use super::action::{OpId, OutgoingRequest};
 use super::error::Failure;
 use super::json_rpc::{RequestId, RpcError};
+use super::sorted_map::SortedMap;
 
 /// What came back for a host call.
 ///

@@ -5,7 +5,6 @@
 //! chain exactly.
 
 use std::cell::{Cell, RefCell};
-use crate::core::sorted_map::SortedMap;
 use std::rc::Rc;
 
 use js_sys::{Array, Function, Object, Promise, Reflect};
@@ -23,6 +22,7 @@ use super::transport::Transport;
 use super::types::DesktopOptions;
 use crate::core::codexhost::{CodexhostEngine, CodexhostOutcome, Delivery};
 use crate::core::content::steer_text;
+use crate::core::sorted_map::SortedMap;
 use crate::core::{Failure, SteeringError, Trace};
 
 #[wasm_bindgen(module = "/js/rest.js")]

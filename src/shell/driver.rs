@@ -3,7 +3,6 @@
 //! deadline, calls the presentation hooks, and settles waiting promises.
 
 use std::cell::RefCell;
-use crate::core::sorted_map::SortedMap;
 use std::rc::{Rc, Weak};
 
 use futures_channel::oneshot;
@@ -16,6 +15,7 @@ use super::ids::now_ms;
 use super::transport::Transport;
 use crate::core::driven::Driven;
 use crate::core::requests::HostAnswer;
+use crate::core::sorted_map::SortedMap;
 use crate::core::{Action, OpId, RequestId, SteeringError};
 
 /// What the UI gave for one submission: `present(delivery)`, `retract()`,

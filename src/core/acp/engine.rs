@@ -1,7 +1,6 @@
 //! The ACP state machine: admission (FIFO, one steer in flight), dispatch by
 //! path, and what each answer means.
 
-use crate::core::sorted_map::{SortedMap, SortedSet};
 use std::collections::VecDeque;
 
 use serde::Deserialize;
@@ -17,6 +16,7 @@ use crate::core::error::{Failure, SteeringError};
 use crate::core::flight::{Admission, Lanes, Ticket};
 use crate::core::json_rpc::RequestId;
 use crate::core::requests::{HostAnswer, Pending, PendingRequests};
+use crate::core::sorted_map::{SortedMap, SortedSet};
 use crate::core::timeouts::Timeouts;
 use crate::core::trace::Trace;
 

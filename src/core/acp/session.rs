@@ -1,10 +1,10 @@
 //! What the engine knows about one ACP session, and the composer's input
 //! mode derived from it.
 
-use crate::core::sorted_map::SortedMap;
-
 use serde::Serialize;
 use serde_json::Value;
+
+use crate::core::sorted_map::SortedMap;
 
 /// The composer's mode for a session.
 ///

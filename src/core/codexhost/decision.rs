@@ -1,7 +1,6 @@
 //! The delivery decision: inspect -> ownership/list -> thread/read, with what
 //! the connection has already taught us (missing methods, thread owners).
 
-use crate::core::sorted_map::{SortedMap, SortedSet};
 use std::collections::VecDeque;
 
 use serde::de::DeserializeOwned;
@@ -10,6 +9,7 @@ use serde_json::{json, Value};
 use super::wire::{Delivery, InspectAnswer, Owner, OwnershipAnswer, ThreadReadAnswer};
 use crate::core::error::Failure;
 use crate::core::requests::HostAnswer;
+use crate::core::sorted_map::{SortedMap, SortedSet};
 
 /// A request the decision can make.
 ///

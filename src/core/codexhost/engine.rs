@@ -1,7 +1,6 @@
 //! The codexhost state machine: validate -> decide -> present -> send ->
 //! reconcile, or retract and hand the draft back.
 
-use crate::core::sorted_map::{SortedMap, SortedSet};
 use std::collections::VecDeque;
 
 use serde_json::{json, Value};
@@ -16,6 +15,7 @@ use crate::core::error::{Failure, SteeringError};
 use crate::core::flight::{Admission, Lanes, Ticket};
 use crate::core::json_rpc::RequestId;
 use crate::core::requests::{HostAnswer, Pending, PendingRequests};
+use crate::core::sorted_map::{SortedMap, SortedSet};
 use crate::core::timeouts::Timeouts;
 use crate::core::trace::{ProbeAnswer, Trace};
 
