@@ -33,7 +33,31 @@ use wasm_bindgen::prelude::*;
 /// ```
 #[wasm_bindgen(start)]
 pub fn start() {
-    console_error_panic_hook::set_once();
+    std::panic::set_hook(Box::new(|info| {
+        console_error_panic_hook::hook(info);
+        PANIC_LISTENER.with(|listener| {
+            if let Some(listener) = listener.take() {
+                // Caught import: a throwing listener cannot unwind through wasm.
+                let _ = listener.call1(&JsValue::NULL, &JsValue::from_str(&info.to_string()));
+            }
+        });
+    }));
+}
+
+thread_local! {
+    static PANIC_LISTENER: std::cell::Cell<Option<js_sys::Function>> = const { std::cell::Cell::new(None) };
+}
+
+/// Registers the function the package entry calls when the module is about
+/// to trap (a bug: bad input never panics). The entry uses it to make every
+/// later call fail fast with a clear error instead of a broken module.
+///
+/// ```js
+/// __setPanicListener((message) => { dead = message; });
+/// ```
+#[wasm_bindgen(js_name = __setPanicListener)]
+pub fn set_panic_listener(listener: js_sys::Function) {
+    PANIC_LISTENER.with(|slot| slot.set(Some(listener)));
 }
 
 /// The package version.
