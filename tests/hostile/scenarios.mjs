@@ -72,7 +72,7 @@ function asyncSlots(h) {
     c("AcpSteering.send(sessionId)", "id", BOUND.acp, (v) => { const input = TEXT(); return [() => h.acp.send(v, input), input]; }),
     c("AcpSteering.send(_, content)", "input", BOUND.acp, (v) => [() => h.acp.send("s1", v)]),
     c("AcpSteering.send(_, [v])", "item", BOUND.acp, (v) => { const input = [v]; return [() => h.acp.send("s1", input), input]; }),
-    c("AcpSteering.send(_, [{text: v}])", "text", BOUND.acp, (v) => { const input = [{ type: "text", text: v }]; return [() => h.acp.send("s1", input), input]; }),
+    c("AcpSteering.send(_, [{text: v}])", "acptext", BOUND.acp, (v) => { const input = [{ type: "text", text: v }]; return [() => h.acp.send("s1", input), input]; }),
     c("AcpSteering.revoke(sessionId)", "id", BOUND.acp, (v) => [() => h.acp.revoke(v, "m1")]),
     c("AcpSteering.revoke(_, messageId)", "id", BOUND.acp, (v) => [() => h.acp.revoke("s1", v)]),
     c("AcpSteering.replace(sessionId)", "id", BOUND.acp, (v) => { const input = TEXT(); return [() => h.acp.replace(v, "m1", input), input]; }),
@@ -189,7 +189,7 @@ const VALUE_CLASSES = {
       const id100m = "i".repeat(100 * 1024 * 1024);
       return [
         { label: "1,000,000 items", v: () => million, unser: true, roles: ["input", "data", "options"], rounds: 6, kinds: CALLER_KINDS },
-        { label: "300 KiB text", v: () => text300k, unser: false, roles: ["text"], rounds: 700, kinds: CALLER_KINDS },
+        { label: "300 KiB text", v: () => text300k, unser: false, oversize: true, roles: ["text", "acptext"], rounds: 700, kinds: CALLER_KINDS },
         { label: "100 MB id", v: () => id100m, unser: false, roles: ["id"], rounds: 6, kinds: CALLER_KINDS },
       ];
     },
@@ -218,7 +218,9 @@ async function runValueClass(h, t, cls, scale, progress) {
         if (!allowed(s.role)) return;
         const value = val.v();
         const [call, draft] = s.make(value, `t${i}`);
-        const mustReject = STRICT.has(s.role) || (s.role === "data" && val.unser);
+        // ACP content blocks are open-ended ({type, ...}): a wrong-typed but
+        // serialisable `text` may pass; unserialisable or oversized may not.
+        const mustReject = STRICT.has(s.role) || ((s.role === "data" || s.role === "acptext") && (val.unser || val.oversize));
         // Opaque slots (hooks, requestOptions, pendingTurnStart) may also meet a
         // legitimate refusal of another kind (e.g. pendingTurnStart: true).
         const kinds = s.role === "opaque" ? undefined : val.kinds ?? CALLER_KINDS;
