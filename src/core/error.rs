@@ -151,7 +151,7 @@ impl Failure {
         match self {
             Failure::InvalidInput { reason } => reason.clone(),
             Failure::DraftTooLarge { bytes, limit } => {
-                format!("the message is too large to steer ({bytes} bytes; the limit is {limit})")
+                format!("the message is too large to steer ({bytes} bytes or more; the limit is {limit})")
             }
             Failure::Host { error, .. } => error.message.clone(),
             Failure::Malformed { method, detail } => format!("malformed answer to {method}: {detail}"),

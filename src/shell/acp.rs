@@ -1,20 +1,24 @@
 //! `AcpSteering`: the ACP engine driven from JavaScript.
 
 use js_sys::{Function, Promise};
+use wasm_bindgen::JsCast;
 use serde_json::Value;
 use wasm_bindgen::prelude::*;
-use wasm_bindgen::JsCast;
-use wasm_bindgen_futures::JsFuture;
 
+use super::boundary::{read_draft, read_id, read_json, MAX_ANSWER_UNITS};
+use super::convert::to_js;
 use super::options::{field, read_timeouts};
-use super::convert::{from_js, to_js};
 use super::driver::Driver;
 use super::failure::to_js_error;
 use super::ids::now_ms;
-use super::transport::Transport;
+use super::transport::{self, Transport};
 use super::types::{AcpOptions, ChangeCallback, ContentBlocks, InitializeAnswer, JsonObject};
 use crate::core::acp::{AcpEngine, AcpOutcome};
+use crate::core::requests::HostAnswer;
 use crate::core::{Failure, OpId, SteeringError, Trace};
+
+/// The fields of a `session/update`'s `update` the engine reads.
+const UPDATE_FIELDS: [&str; 2] = ["sessionUpdate", "messageId"];
 
 /// Steering for one ACP connection.
 #[wasm_bindgen]
@@ -28,15 +32,28 @@ impl std::fmt::Debug for AcpSteering {
     }
 }
 
-fn blocks(content: JsValue) -> Result<Vec<Value>, SteeringError> {
-    match from_js(content) {
-        Ok(Value::Array(items)) => Ok(items),
-        _ => Err(SteeringError::new(
-            Failure::InvalidInput { reason: "content must be an array of content blocks".into() },
-            vec![],
-            Trace::default(),
-        )),
-    }
+fn invalid(reason: String) -> SteeringError {
+    SteeringError::new(Failure::InvalidInput { reason }, vec![], Trace::default())
+}
+
+fn blocks(content: &JsValue) -> Result<Vec<Value>, SteeringError> {
+    read_draft(content).map_err(|failure| SteeringError::new(failure, vec![], Trace::default()))
+}
+
+/// A session or message id, or the typed error a promise rejects with.
+fn id(value: &JsValue, what: &str) -> Result<String, SteeringError> {
+    read_id(value, what).map_err(invalid)
+}
+
+/// For synchronous methods: the `SteeringError` thrown (by the glue, after
+/// wasm returned) for a bad argument.
+fn thrown(error: SteeringError) -> JsValue {
+    to_js_error(&error, &JsValue::UNDEFINED)
+}
+
+/// Host data the app relays (an `initialize` or prompt answer, an update).
+fn host_value(value: &JsValue, what: &str, keys: Option<&[&str]>) -> Result<Value, SteeringError> {
+    read_json(value, MAX_ANSWER_UNITS, keys).map_err(|e| invalid(format!("{what} cannot be read: {}", e.reason)))
 }
 
 fn composer_detail(engine: &AcpEngine, session_id: &str) -> JsValue {
@@ -61,8 +78,8 @@ impl AcpSteering {
         if !initialize.is_undefined() && !initialize.is_null() {
             let driver = steering.driver.clone();
             wasm_bindgen_futures::spawn_local(async move {
-                if let Ok(answer) = JsFuture::from(Promise::resolve(&initialize)).await {
-                    let answer = from_js(answer).unwrap_or(Value::Null);
+                // A rejected or unreadable answer leaves input `unavailable`.
+                if let HostAnswer::Result(answer) = transport::settle(&initialize).await {
                     driver.with_engine(|e| e.initialized(&answer));
                     driver.pump();
                 }
@@ -76,9 +93,10 @@ impl AcpSteering {
     /// ```js
     /// acp.initialized(await conn.request("initialize", {}));
     /// ```
-    pub fn initialized(&self, answer: InitializeAnswer) {
-        let answer = from_js(answer.into()).unwrap_or(Value::Null);
+    pub fn initialized(&self, answer: InitializeAnswer) -> Result<(), JsValue> {
+        let answer = host_value(&answer.into(), "the initialize answer", None).map_err(thrown)?;
         self.feed(|e| e.initialized(&answer));
+        Ok(())
     }
 
     /// Sends a message: steered into the running turn, queued, or prompted.
@@ -87,9 +105,12 @@ impl AcpSteering {
     /// const outcome = await acp.send("sess-1", [{ type: "text", text: "use pnpm" }]);
     /// ```
     #[wasm_bindgen(unchecked_return_type = "Promise<AcpOutcome>")]
-    pub fn send(&self, session_id: String, content: ContentBlocks) -> Promise {
+    pub fn send(&self, #[wasm_bindgen(unchecked_param_type = "string")] session_id: JsValue, content: ContentBlocks) -> Promise {
         let original: JsValue = content.into();
-        let submitted = blocks(original.clone()).and_then(|c| self.driver.with_engine(|e| e.send(&session_id, c, now_ms())));
+        let submitted = id(&session_id, "sessionId").and_then(|session_id| {
+            let content = blocks(&original)?;
+            self.driver.with_engine(|e| e.send(&session_id, content, now_ms()))
+        });
         self.settle(submitted, original)
     }
 
@@ -99,8 +120,15 @@ impl AcpSteering {
     /// const { draft } = await acp.revoke("sess-1", outcome.messageId);
     /// ```
     #[wasm_bindgen(unchecked_return_type = "Promise<RevokeOutcome>")]
-    pub fn revoke(&self, session_id: String, message_id: String) -> Promise {
-        let submitted = self.driver.with_engine(|e| e.revoke(&session_id, &message_id, now_ms()));
+    pub fn revoke(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "string")] session_id: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "string")] message_id: JsValue,
+    ) -> Promise {
+        let submitted = id(&session_id, "sessionId").and_then(|session_id| {
+            let message_id = id(&message_id, "messageId")?;
+            self.driver.with_engine(|e| e.revoke(&session_id, &message_id, now_ms()))
+        });
         self.settle(submitted, JsValue::UNDEFINED)
     }
 
@@ -110,10 +138,18 @@ impl AcpSteering {
     /// await acp.replace("sess-1", outcome.messageId, [{ type: "text", text: "use yarn" }]);
     /// ```
     #[wasm_bindgen(unchecked_return_type = "Promise<ReplaceOutcome>")]
-    pub fn replace(&self, session_id: String, message_id: String, content: ContentBlocks) -> Promise {
+    pub fn replace(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "string")] session_id: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "string")] message_id: JsValue,
+        content: ContentBlocks,
+    ) -> Promise {
         let original: JsValue = content.into();
-        let submitted = blocks(original.clone())
-            .and_then(|c| self.driver.with_engine(|e| e.replace(&session_id, &message_id, c, now_ms())));
+        let submitted = id(&session_id, "sessionId").and_then(|session_id| {
+            let message_id = id(&message_id, "messageId")?;
+            let content = blocks(&original)?;
+            self.driver.with_engine(|e| e.replace(&session_id, &message_id, content, now_ms()))
+        });
         self.settle(submitted, original)
     }
 
@@ -123,8 +159,10 @@ impl AcpSteering {
     /// acp.promptSent("sess-1");
     /// ```
     #[wasm_bindgen(js_name = promptSent)]
-    pub fn prompt_sent(&self, session_id: String) {
+    pub fn prompt_sent(&self, #[wasm_bindgen(unchecked_param_type = "string")] session_id: JsValue) -> Result<(), JsValue> {
+        let session_id = id(&session_id, "sessionId").map_err(thrown)?;
         self.feed(|e| e.prompt_sent(&session_id));
+        Ok(())
     }
 
     /// The app's `session/prompt` was answered; `superseded` says a folded
@@ -134,10 +172,15 @@ impl AcpSteering {
     /// const { superseded } = acp.promptAnswered("sess-1", { stopReason: "end_turn" });
     /// ```
     #[wasm_bindgen(js_name = promptAnswered, unchecked_return_type = "PromptVerdict")]
-    pub fn prompt_answered(&self, session_id: String, answer: JsonObject) -> JsValue {
-        let answer = from_js(answer.into()).unwrap_or(Value::Null);
+    pub fn prompt_answered(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "string")] session_id: JsValue,
+        answer: JsonObject,
+    ) -> Result<JsValue, JsValue> {
+        let session_id = id(&session_id, "sessionId").map_err(thrown)?;
+        let answer = host_value(&answer.into(), "the prompt answer", None).map_err(thrown)?;
         let verdict = self.feed(|e| e.prompt_answered(&session_id, &answer, now_ms()));
-        to_js(&verdict)
+        Ok(to_js(&verdict))
     }
 
     /// A `session/update` notification's `update` object.
@@ -145,9 +188,16 @@ impl AcpSteering {
     /// ```js
     /// acp.update(params.sessionId, params.update);
     /// ```
-    pub fn update(&self, session_id: String, update: JsonObject) {
-        let update = from_js(update.into()).unwrap_or(Value::Null);
+    pub fn update(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "string")] session_id: JsValue,
+        update: JsonObject,
+    ) -> Result<(), JsValue> {
+        let session_id = id(&session_id, "sessionId").map_err(thrown)?;
+        // Only the fields the engine reads cross (a tool's output can be megabytes).
+        let update = host_value(&update.into(), "the update", Some(&UPDATE_FIELDS)).map_err(thrown)?;
         self.feed(|e| e.update(&session_id, &update));
+        Ok(())
     }
 
     /// The turn the agent started itself has ended.
@@ -156,8 +206,10 @@ impl AcpSteering {
     /// acp.sessionIdle("sess-1");
     /// ```
     #[wasm_bindgen(js_name = sessionIdle)]
-    pub fn session_idle(&self, session_id: String) {
+    pub fn session_idle(&self, #[wasm_bindgen(unchecked_param_type = "string")] session_id: JsValue) -> Result<(), JsValue> {
+        let session_id = id(&session_id, "sessionId").map_err(thrown)?;
         self.feed(|e| e.session_idle(&session_id, now_ms()));
+        Ok(())
     }
 
     /// `session/new` or `session/load` replaced the session.
@@ -166,8 +218,10 @@ impl AcpSteering {
     /// acp.sessionReplaced("sess-1");
     /// ```
     #[wasm_bindgen(js_name = sessionReplaced)]
-    pub fn session_replaced(&self, session_id: String) {
+    pub fn session_replaced(&self, #[wasm_bindgen(unchecked_param_type = "string")] session_id: JsValue) -> Result<(), JsValue> {
+        let session_id = id(&session_id, "sessionId").map_err(thrown)?;
         self.feed(|e| e.session_replaced(&session_id));
+        Ok(())
     }
 
     /// The session was closed.
@@ -176,8 +230,10 @@ impl AcpSteering {
     /// acp.sessionClosed("sess-1");
     /// ```
     #[wasm_bindgen(js_name = sessionClosed)]
-    pub fn session_closed(&self, session_id: String) {
+    pub fn session_closed(&self, #[wasm_bindgen(unchecked_param_type = "string")] session_id: JsValue) -> Result<(), JsValue> {
+        let session_id = id(&session_id, "sessionId").map_err(thrown)?;
         self.feed(|e| e.session_closed(&session_id));
+        Ok(())
     }
 
     /// The connection closed: pending messages are handed back.
@@ -196,8 +252,9 @@ impl AcpSteering {
     /// const { mode, hint } = acp.inputMode("sess-1");
     /// ```
     #[wasm_bindgen(js_name = inputMode, unchecked_return_type = "ComposerState")]
-    pub fn input_mode(&self, session_id: String) -> JsValue {
-        to_js(&self.driver.with_engine(|e| e.composer(&session_id)))
+    pub fn input_mode(&self, #[wasm_bindgen(unchecked_param_type = "string")] session_id: JsValue) -> Result<JsValue, JsValue> {
+        let session_id = id(&session_id, "sessionId").map_err(thrown)?;
+        Ok(to_js(&self.driver.with_engine(|e| e.composer(&session_id))))
     }
 
     /// Queued messages of a session, oldest first (for chips).
@@ -206,8 +263,9 @@ impl AcpSteering {
     /// const chips = acp.queued("sess-1").map((content) => content[0].text);
     /// ```
     #[wasm_bindgen(unchecked_return_type = "ContentBlock[][]")]
-    pub fn queued(&self, session_id: String) -> JsValue {
-        to_js(&self.driver.with_engine(|e| e.composer(&session_id).queued))
+    pub fn queued(&self, #[wasm_bindgen(unchecked_param_type = "string")] session_id: JsValue) -> Result<JsValue, JsValue> {
+        let session_id = id(&session_id, "sessionId").map_err(thrown)?;
+        Ok(to_js(&self.driver.with_engine(|e| e.composer(&session_id).queued)))
     }
 
     /// Calls `callback(sessionId, state)` whenever a session's composer state changes.
@@ -217,7 +275,7 @@ impl AcpSteering {
     /// ```
     #[wasm_bindgen(js_name = onChange)]
     pub fn on_change(&self, callback: Option<ChangeCallback>) {
-        let callback = callback.and_then(|c| JsValue::from(c).dyn_into::<Function>().ok());
+        let callback = callback.map(JsValue::from).filter(JsValue::is_function).map(JsCast::unchecked_into::<Function>);
         self.driver.set_on_changed(callback, composer_detail);
     }
 

@@ -4,14 +4,18 @@ use js_sys::{Function, Promise};
 use serde_json::Value;
 use wasm_bindgen::prelude::*;
 
-use super::convert::{from_js, to_js, typed_from_js};
+use serde::Deserialize;
+
+use super::boundary::{read_draft, read_draft_text, read_id, read_json, MAX_ARGUMENT_UNITS, MAX_ID_UNITS};
+use super::convert::to_js;
 use super::options::{field, function_field, is_follower, read_timeouts};
-use super::driver::{Driver, Hooks};
+use super::driver::{Driver, Hooks, RoleCheck};
 use super::failure::to_js_error;
 use super::ids::{now_ms, random_id};
 use super::transport::Transport;
 use super::types::{CodexhostOptions, DecideArgs, PresentationHooks, SteerArgs};
 use crate::core::codexhost::{CodexhostEngine, CodexhostOutcome, SteerRequest};
+use crate::core::timeouts::bound_from_ms;
 use crate::core::{Failure, SteeringError, Trace};
 
 fn rejected(failure: Failure, draft: Vec<Value>, original: &JsValue) -> Promise {
@@ -45,15 +49,13 @@ impl CodexhostSteering {
         let transport = Transport::from_options(&options)?;
         let timeouts = read_timeouts(&options)?;
         let stream_role = function_field(&options, "streamRole");
-        let before_answer = stream_role.clone().map(|role| {
-            Box::new(move |engine: &mut CodexhostEngine, id| {
-                if let Some(thread) = engine.thread_of(id).map(String::from) {
-                    engine.set_follower(&thread, is_follower(&role, &JsValue::NULL, &thread));
-                }
-            }) as Box<dyn Fn(&mut CodexhostEngine, _)>
+        let role_check = stream_role.clone().map(|stream_role| RoleCheck {
+            stream_role,
+            key_of: |engine: &CodexhostEngine, id| engine.thread_of(id).map(String::from),
+            set_follower: CodexhostEngine::set_follower,
         });
         let engine = CodexhostEngine::new(timeouts);
-        Ok(CodexhostSteering { driver: Driver::new(engine, transport, before_answer), stream_role })
+        Ok(CodexhostSteering { driver: Driver::new(engine, transport, role_check), stream_role })
     }
 
     /// Asks the host how `text` would be delivered on `threadId`; sends no steer.
@@ -64,9 +66,12 @@ impl CodexhostSteering {
     #[wasm_bindgen(unchecked_return_type = "Promise<Decision>")]
     pub fn decide(&self, args: DecideArgs) -> Promise {
         let args: JsValue = args.into();
-        let (Some(thread_id), Some(text)) = (field(&args, "threadId").as_string(), field(&args, "text").as_string()) else {
-            let reason = "decide needs { threadId: string, text: string }".to_string();
-            return rejected(Failure::InvalidInput { reason }, vec![], &JsValue::UNDEFINED);
+        let read = read_id(&field(&args, "threadId"), "threadId")
+            .map_err(|reason| Failure::InvalidInput { reason })
+            .and_then(|thread| Ok((thread, read_draft_text(&field(&args, "text"))?)));
+        let (thread_id, text) = match read {
+            Ok(read) => read,
+            Err(failure) => return rejected(failure, vec![], &JsValue::UNDEFINED),
         };
         let submitted = self.driver.with_engine(|e| e.decide(&thread_id, &text, now_ms()));
         match submitted {
@@ -85,15 +90,16 @@ impl CodexhostSteering {
     pub fn steer(&self, args: SteerArgs, hooks: Option<PresentationHooks>) -> Promise {
         let args: JsValue = args.into();
         let original = field(&args, "input");
-        let mut request: SteerRequest = match typed_from_js(args.clone()) {
-            Ok(request) => request,
-            Err(e) => {
-                let draft = from_js(original.clone()).ok().and_then(|v| v.as_array().cloned()).unwrap_or_default();
-                return rejected(Failure::InvalidInput { reason: format!("steer arguments: {e}") }, draft, &original);
-            }
+        let draft = match read_draft(&original) {
+            Ok(draft) => draft,
+            Err(failure) => return rejected(failure, vec![], &original),
         };
         let request_options = field(&args, "requestOptions");
-        request.steer_timeout_ms = field(&request_options, "timeoutMs").as_f64().filter(|t| *t >= 0.0).map(|t| t as u64);
+        let request = read_steer_request(&args, draft.clone(), &request_options);
+        let mut request = match request {
+            Ok(request) => request,
+            Err(reason) => return rejected(Failure::InvalidInput { reason }, draft, &original),
+        };
         if request.client_user_message_id.is_none() {
             request.client_user_message_id = Some(random_id());
         }
@@ -144,6 +150,30 @@ impl CodexhostSteering {
     pub fn live_state(&self) -> usize {
         self.driver.with_engine(|e| e.live_state())
     }
+}
+
+/// The steer arguments other than the draft (read through the front door;
+/// `requestOptions` stays an opaque JS value, passed to `request` by identity).
+fn read_steer_request(args: &JsValue, input: Vec<Value>, request_options: &JsValue) -> Result<SteerRequest, String> {
+    const KEYS: [&str; 6] = [
+        "threadId", "expectedTurnId", "clientUserMessageId", "pendingTurnStart", "additionalContext",
+        "responsesapiClientMetadata",
+    ];
+    let mut rest = read_json(args, MAX_ARGUMENT_UNITS, Some(&KEYS)).map_err(|e| format!("steer arguments: {}", e.reason))?;
+    let Some(fields) = rest.as_object_mut() else { return Err("steer arguments must be an object".into()) };
+    fields.insert("input".into(), Value::Array(input));
+    let mut request = SteerRequest::deserialize(rest).map_err(|e| format!("steer arguments: {e}"))?;
+    for (what, id) in [("threadId", Some(&request.thread_id)), ("expectedTurnId", request.expected_turn_id.as_ref()), ("clientUserMessageId", request.client_user_message_id.as_ref())] {
+        if id.is_some_and(|id| id.len() > MAX_ID_UNITS as usize) {
+            return Err(format!("{what} is longer than {MAX_ID_UNITS} characters"));
+        }
+    }
+    let timeout = field(request_options, "timeoutMs");
+    if !timeout.is_undefined() {
+        let ms = timeout.as_f64().ok_or("requestOptions.timeoutMs must be a number")?;
+        request.steer_timeout_ms = Some(bound_from_ms(ms, "requestOptions.timeoutMs")?);
+    }
+    Ok(request)
 }
 
 fn outcome_to_js(outcome: &CodexhostOutcome) -> JsValue {

@@ -10,25 +10,38 @@ use std::rc::Rc;
 use js_sys::{Array, Function, Object, Promise, Reflect};
 use serde_json::{json, Value};
 use wasm_bindgen::prelude::*;
-use wasm_bindgen::JsCast;
 use wasm_bindgen_futures::{future_to_promise, JsFuture};
 
-use super::options::{field, function_field, is_follower, read_timeouts};
-use super::convert::{from_js, to_js};
+use super::boundary::{own_field, read_draft, read_id, read_typed, report, MAX_ARGUMENT_UNITS, MAX_ID_UNITS};
+use super::convert::to_js;
 use super::driver::Driver;
 use super::failure::to_js_error;
 use super::ids::{now_ms, random_id};
+use super::options::{field, function_field, is_follower, read_timeouts};
 use super::transport::Transport;
 use super::types::DesktopOptions;
 use crate::core::codexhost::{CodexhostEngine, CodexhostOutcome, Delivery};
 use crate::core::content::steer_text;
 use crate::core::sorted_map::SortedMap;
-use crate::core::{Failure, SteeringError, Trace};
+use crate::core::timeouts::MAX_TIMEOUT_MS;
+use crate::core::{Failure, RpcError, SteeringError, Trace};
 
-#[wasm_bindgen(module = "/js/rest.js")]
+#[wasm_bindgen(module = "/js/desktop.js")]
 extern "C" {
-    #[wasm_bindgen(js_name = restForward)]
-    fn rest_forward(target: &Function) -> Function;
+    #[wasm_bindgen(js_name = installLayer, catch)]
+    fn install_layer(manager: &JsValue, steer: &JsValue, send: &JsValue) -> Result<JsValue, JsValue>;
+    #[wasm_bindgen(js_name = removeFromLayer, catch)]
+    fn remove_from_layer(manager: &JsValue, proto: &JsValue, layer: &JsValue, name: &str, restore: bool) -> Result<(), JsValue>;
+    #[wasm_bindgen(js_name = copyWith, catch)]
+    fn copy_with(source: &JsValue, key: &str, value: &JsValue) -> Result<JsValue, JsValue>;
+    #[wasm_bindgen(js_name = pausedIds, catch)]
+    fn paused_ids(messages: &JsValue, reason: &str) -> Result<JsValue, JsValue>;
+    #[wasm_bindgen(js_name = unpauseMessages, catch)]
+    fn unpause_messages(reason: &str, keep: &JsValue) -> Result<JsValue, JsValue>;
+    #[wasm_bindgen(js_name = canceller, catch)]
+    fn canceller() -> Result<JsValue, JsValue>;
+    #[wasm_bindgen(js_name = bounded, catch)]
+    fn bounded(value: &JsValue, ms: u32, cancel: &JsValue) -> Result<Promise, JsValue>;
 }
 
 const PAUSE_REASON: &str = "Interrupted before the steer was accepted.";
@@ -39,15 +52,26 @@ struct Route {
 
 struct Hook {
     manager: JsValue,
-    proto: Object,
-    layer: Object,
+    /// The manager's own prototype and the private layer (set once installed).
+    layer: RefCell<(JsValue, JsValue)>,
     original_steer: Function,
     original_send: Function,
     decider: Driver<CodexhostEngine>,
     active_tags: RefCell<SortedMap<String, &'static str>>,
     routes: RefCell<SortedMap<(String, String), Route>>,
     disposed: Cell<bool>,
+    /// Every wait on the app or the host races this; `dispose()` fires it.
+    cancel: JsValue,
+    steer_ms: u64,
     keep_alive: RefCell<Vec<JsValue>>,
+}
+
+/// How a bounded wait ended.
+enum Waited {
+    Ok(JsValue),
+    Error(JsValue),
+    Timeout,
+    Cancelled,
 }
 
 /// Handle returned by `installDesktopSteering`.
@@ -76,18 +100,31 @@ impl DesktopSteering {
         if hook.disposed.replace(true) {
             return;
         }
-        let _ = Reflect::delete_property(&hook.layer, &"steerTurn".into());
+        let (proto, layer) = hook.layer.borrow().clone();
+        let _ = remove_from_layer(&hook.manager, &proto, &layer, "steerTurn", false);
+        if let Some(cancel) = function_field(&hook.cancel, "cancel") {
+            let _ = cancel.call0(&JsValue::NULL);
+        }
         hook.restore_when_idle();
     }
 }
 
+/// The rejection for `input` (the desktop's own draft array, handed back by identity).
 fn reject(failure: Failure, input: &JsValue) -> JsValue {
-    let draft = from_js(input.clone()).ok().and_then(|v| v.as_array().cloned()).unwrap_or_default();
+    let draft = read_draft(input).unwrap_or_default();
     to_js_error(&SteeringError::new(failure, draft, Trace::default()), input)
 }
 
+/// Waits for what an app call returned (or threw) through the JS front door.
 async fn settle(value: Result<JsValue, JsValue>) -> Result<JsValue, JsValue> {
-    JsFuture::from(Promise::resolve(&value?)).await
+    let value = match value {
+        Ok(value) => value,
+        Err(thrown) => return Err(thrown),
+    };
+    let promise = Promise::new(&mut |resolve: Function, _| {
+        let _ = resolve.call1(&JsValue::NULL, &value);
+    });
+    JsFuture::from(promise).await
 }
 
 fn call(f: &Function, this: &JsValue, args: &Array) -> Result<JsValue, JsValue> {
@@ -99,11 +136,26 @@ impl Hook {
         if !self.disposed.get() || !self.routes.borrow().is_empty() {
             return;
         }
-        let _ = Reflect::delete_property(&self.layer, &"sendRequest".into());
-        if Object::is(&Object::get_prototype_of(&self.manager), &self.layer) {
-            Object::set_prototype_of(self.manager.unchecked_ref::<Object>(), &self.proto);
-        }
+        let (proto, layer) = self.layer.borrow().clone();
+        let _ = remove_from_layer(&self.manager, &proto, &layer, "sendRequest", true);
         self.keep_alive.borrow_mut().clear();
+    }
+
+    /// Waits for an app or host call for at most the steer bound, or until dispose.
+    async fn bounded(&self, value: Result<JsValue, JsValue>) -> Waited {
+        let value = match value {
+            Ok(value) => value,
+            Err(thrown) => return Waited::Error(thrown),
+        };
+        let ms = self.steer_ms.min(MAX_TIMEOUT_MS - 1) as u32;
+        let Ok(promise) = bounded(&value, ms, &self.cancel) else { return Waited::Cancelled };
+        let Ok(waited) = JsFuture::from(promise).await else { return Waited::Cancelled };
+        match own_field(&waited, "kind").as_string().as_deref() {
+            Some("ok") => Waited::Ok(own_field(&waited, "value")),
+            Some("error") => Waited::Error(own_field(&waited, "error")),
+            Some("timeout") => Waited::Timeout,
+            _ => Waited::Cancelled,
+        }
     }
 
     fn is_follower(&self, thread_id: &str) -> bool {
@@ -132,9 +184,11 @@ impl Hook {
 
     async fn steer_turn(self: Rc<Self>, this: JsValue, args: Array) -> Result<JsValue, JsValue> {
         let original = || settle(call(&self.original_steer, &this, &args));
-        let thread_id = args.get(0).as_string().unwrap_or_default();
         let input = args.get(1);
-        let Some(text) = from_js(input.clone()).ok().and_then(|v| v.as_array().and_then(|a| steer_text(a).ok())) else {
+        let (Ok(thread_id), Ok(draft)) = (read_id(&args.get(0), "threadId"), read_draft(&input)) else {
+            return original().await; // not a steer this hook can read: the desktop's own path
+        };
+        let Ok(text) = steer_text(&draft) else {
             return original().await; // not a text steer: the desktop's own path
         };
         if self.is_follower(&thread_id) {
@@ -156,17 +210,21 @@ impl Hook {
         }
     }
 
+    /// The desktop's `submissionHost` answer for `thread_id` (`None` when absent or unreadable).
+    fn ask_host(&self, host: &JsValue, method: &str, thread_id: &str) -> Option<JsValue> {
+        function_field(host, method).and_then(|f| f.call1(host, &JsValue::from_str(thread_id)).ok())
+    }
+
     async fn new_turn(self: Rc<Self>, thread_id: String, args: Array) -> Result<JsValue, JsValue> {
         let input = args.get(1);
         let restore = args.get(2);
         let host = self.submission_host();
-        let expected = function_field(&host, "getActiveTurnId").and_then(|f| f.call1(&host, &thread_id.clone().into()).ok()).and_then(|v| v.as_string());
+        let expected = self.ask_host(&host, "getActiveTurnId", &thread_id).and_then(|v| read_id(&v, "turn id").ok());
         let Some(expected_turn_id) = expected else {
             let detail = "the desktop's submission binding is missing: a new turn cannot be started".into();
             return Err(reject(Failure::MissingBinding { detail }, &input));
         };
-        let pending_start = function_field(&host, "hasPendingTurnStart").and_then(|f| f.call1(&host, &thread_id.clone().into()).ok());
-        if pending_start.and_then(|v| v.as_bool()) == Some(true) {
+        if self.ask_host(&host, "hasPendingTurnStart", &thread_id).and_then(|v| v.as_bool()) == Some(true) {
             return Err(reject(Failure::PendingTurnStart, &input));
         }
         if !(args.get(7).is_null() || args.get(7).is_undefined()) {
@@ -176,11 +234,12 @@ impl Hook {
         if !context.is_object() {
             return Err(reject(Failure::InvalidInput { reason: "restoreMessage.context must be an object".into() }, &input));
         }
-        let message_id = args.get(5).as_string().or_else(|| field(&restore, "id").as_string()).unwrap_or_else(random_id);
+        let message_id = read_id(&args.get(5), "messageId")
+            .or_else(|_| read_id(&field(&restore, "id"), "restoreMessage.id"))
+            .unwrap_or_else(|_| random_id());
         let or_null = |v: JsValue| if v.is_undefined() { JsValue::NULL } else { v };
-        let request = Object::new();
-        let attachments = if args.get(4).is_undefined() || args.get(4).is_null() { Array::new().into() } else { args.get(4) };
-        for (key, value) in [
+        let or_empty = |v: JsValue| if v.is_undefined() || v.is_null() { Array::new().into() } else { v };
+        let request = object(&[
             ("threadId", JsValue::from_str(&thread_id)),
             ("input", input.clone()),
             ("clientUserMessageId", JsValue::from_str(&message_id)),
@@ -191,89 +250,81 @@ impl Hook {
             ("model", JsValue::NULL),
             ("effort", JsValue::NULL),
             ("collaborationMode", or_null(field(&context, "collaborationMode"))),
-        ] {
-            Reflect::set(&request, &key.into(), &value)?;
-        }
-        let start_context = Object::new();
-        let comments = field(&context, "commentAttachments");
-        for (key, value) in [
-            ("attachments", attachments),
-            ("commentAttachments", if comments.is_undefined() { Array::new().into() } else { comments }),
+        ]);
+        let start_context = object(&[
+            ("attachments", or_empty(args.get(4))),
+            ("commentAttachments", or_empty(field(&context, "commentAttachments"))),
             ("mcpAppModelContextAttachments", field(&context, "mcpAppModelContextAttachments")),
             ("useAppServerPermissionDefault", JsValue::TRUE),
-        ] {
-            Reflect::set(&start_context, &key.into(), &value)?;
-        }
-        let submission = Object::new();
-        Reflect::set(&submission, &"request".into(), &request)?;
-        Reflect::set(&submission, &"context".into(), &start_context)?;
+        ]);
+        let submission = object(&[("request", request), ("context", start_context)]);
+        let Some(start) = function_field(&self.manager, "startTurn") else {
+            return Err(reject(Failure::MissingBinding { detail: "startTurn is missing".into() }, &input));
+        };
         let paused_before = self.paused_follow_ups(&thread_id).await;
         let key = (thread_id.clone(), message_id);
         self.routes.borrow_mut().insert(key.clone(), Route { expected_turn_id });
-        let start = function_field(&self.manager, "startTurn").ok_or_else(|| reject(Failure::MissingBinding { detail: "startTurn is missing".into() }, &input))?;
-        let result = settle(start.call3(&self.manager, &thread_id.clone().into(), &submission, &args.get(8))).await;
+        let waited = self.bounded(start.call3(&self.manager, &thread_id.clone().into(), &submission, &args.get(8))).await;
         self.routes.borrow_mut().remove(&key);
         self.restore_when_idle();
+        let result = match waited {
+            Waited::Ok(value) => Ok(value),
+            Waited::Error(error) if is_steering_error(&error) => Err(error),
+            Waited::Error(error) => Err(reject(Failure::Transport { method: "startTurn".into(), detail: describe(&error) }, &input)),
+            Waited::Timeout => Err(reject(Failure::Timeout { method: "startTurn".into(), after_ms: self.steer_ms }, &input)),
+            Waited::Cancelled => Err(reject(Failure::Disposed, &input)),
+        };
         if result.is_ok() {
             self.resume_follow_ups(&thread_id, &paused_before).await;
         }
         result
     }
 
-    /// Ids of follow-ups paused with the steer's reason (best effort).
-    async fn paused_follow_ups(&self, thread_id: &str) -> Vec<String> {
+    /// Ids of follow-ups paused with the steer's reason (best effort, bounded).
+    async fn paused_follow_ups(&self, thread_id: &str) -> JsValue {
         let coordinator = self.coordinator();
         if let Some(load) = function_field(&coordinator, "loadMessages") {
-            let _ = settle(load.call1(&coordinator, &thread_id.into())).await;
+            let _ = self.bounded(load.call1(&coordinator, &thread_id.into())).await;
         }
-        let Some(read) = function_field(&coordinator, "readMessages") else { return vec![] };
-        let messages = settle(read.call1(&coordinator, &thread_id.into())).await.unwrap_or(JsValue::UNDEFINED);
-        paused_ids(&messages)
+        let Some(read) = function_field(&coordinator, "readMessages") else { return Array::new().into() };
+        let messages = match self.bounded(read.call1(&coordinator, &thread_id.into())).await {
+            Waited::Ok(messages) => messages,
+            _ => JsValue::UNDEFINED,
+        };
+        paused_ids(&messages, PAUSE_REASON).unwrap_or_else(|_| Array::new().into())
     }
 
     /// Un-pauses follow-ups the stop paused (not those paused before); a
     /// failure is logged, never turned into a failed delivery.
-    async fn resume_follow_ups(&self, thread_id: &str, paused_before: &[String]) {
+    async fn resume_follow_ups(&self, thread_id: &str, paused_before: &JsValue) {
         let coordinator = self.coordinator();
         let Some(mutate) = function_field(&coordinator, "mutate") else { return };
-        let before = to_js(&paused_before);
-        let unpause = Closure::once_into_js(move |messages: JsValue| -> JsValue {
-            let keep: Vec<String> = serde_wasm_bindgen::from_value(before).unwrap_or_default();
-            let Ok(list) = messages.clone().dyn_into::<Array>() else { return messages };
-            list.iter()
-                .map(|m| {
-                    let id = field(&m, "id").as_string().unwrap_or_default();
-                    if field(&m, "pauseReason").as_string().as_deref() == Some(PAUSE_REASON) && !keep.contains(&id) {
-                        let copy = Object::assign(&Object::new(), &m.unchecked_into());
-                        let _ = Reflect::set(&copy, &"pauseReason".into(), &JsValue::NULL);
-                        copy.into()
-                    } else {
-                        m
-                    }
-                })
-                .collect::<Array>()
-                .into()
-        });
-        if let Err(e) = settle(mutate.call2(&coordinator, &thread_id.into(), &unpause)).await {
-            web_sys::console::warn_2(&"renderer-steering: could not resume follow-ups".into(), &e);
+        let Ok(unpause) = unpause_messages(PAUSE_REASON, paused_before) else { return };
+        match self.bounded(mutate.call2(&coordinator, &thread_id.into(), &unpause)).await {
+            Waited::Ok(_) => {}
+            Waited::Error(e) => report("could not resume follow-ups", &e),
+            Waited::Timeout | Waited::Cancelled => report("resuming follow-ups did not finish", &JsValue::UNDEFINED),
         }
     }
 
     fn send_request(self: Rc<Self>, this: JsValue, args: Array) -> Result<JsValue, JsValue> {
-        let (method, params) = (args.get(0).as_string().unwrap_or_default(), args.get(1));
-        let thread_id = field(&params, "threadId").as_string().unwrap_or_default();
-        if method == "turn/start" {
-            let message_id = field(&params, "clientUserMessageId").as_string().unwrap_or_default();
+        let (method, params) = (args.get(0), args.get(1));
+        let thread_id = read_id(&field(&params, "threadId"), "threadId").unwrap_or_default();
+        if method == JsValue::from_str("turn/start") {
+            let message_id = read_id(&field(&params, "clientUserMessageId"), "clientUserMessageId").unwrap_or_default();
             let route = self.routes.borrow().get(&(thread_id.clone(), message_id)).map(|r| r.expected_turn_id.clone());
             if let Some(expected_turn_id) = route {
                 return Ok(self.rewrite_start(params, args.get(2), expected_turn_id).into());
             }
         }
-        if method == "turn/steer" {
-            if let Some(tag) = self.active_tags.borrow().get(&thread_id).copied() {
-                let tagged = Object::assign(&Object::new(), &params.clone().unchecked_into());
-                Reflect::set(&tagged, &"codexhostSteerDelivery".into(), &tag.into())?;
-                args.set(1, tagged.into());
+        if method == JsValue::from_str("turn/steer") {
+            let tag = self.active_tags.borrow().get(&thread_id).copied();
+            if let Some(tag) = tag {
+                if let Ok(tagged) = copy_with(&params, "codexhostSteerDelivery", &tag.into()) {
+                    if !tagged.is_undefined() {
+                        args.set(1, tagged);
+                    }
+                }
             }
         }
         call(&self.original_send, &this, &args)
@@ -287,18 +338,30 @@ impl Hook {
             if self.disposed.get() {
                 return Err(reject(Failure::Disposed, &input));
             }
-            let steer = Object::new();
-            for key in ["threadId", "input", "clientUserMessageId", "additionalContext", "responsesapiClientMetadata"] {
-                let value = field(&params, key);
-                if !value.is_undefined() && !value.is_null() {
-                    Reflect::set(&steer, &key.into(), &value)?;
+            let mut steer: Vec<(&str, JsValue)> = ["threadId", "input", "clientUserMessageId", "additionalContext", "responsesapiClientMetadata"]
+                .into_iter()
+                .map(|key| (key, field(&params, key)))
+                .filter(|(_, value)| !value.is_undefined() && !value.is_null())
+                .collect();
+            steer.push(("expectedTurnId", expected_turn_id.into()));
+            steer.push(("codexhostSteerDelivery", "newTurn".into()));
+            let sent = self.original_send.call3(&self.manager, &"turn/steer".into(), &object(&steer), &options);
+            let answer = match self.bounded(sent).await {
+                Waited::Ok(answer) => answer,
+                Waited::Error(error) => {
+                    let failure = match rpc_error(&error) {
+                        Some(error) => Failure::Host { method: "turn/steer".into(), error },
+                        None => Failure::Transport { method: "turn/steer".into(), detail: describe(&error) },
+                    };
+                    return Err(reject(failure, &input));
                 }
-            }
-            Reflect::set(&steer, &"expectedTurnId".into(), &expected_turn_id.into())?;
-            Reflect::set(&steer, &"codexhostSteerDelivery".into(), &"newTurn".into())?;
-            let answer = settle(self.original_send.call3(&self.manager, &"turn/steer".into(), &steer, &options)).await?;
-            let turn_id = from_js(answer).ok().and_then(|v| v.get("turnId").and_then(Value::as_str).map(String::from));
-            let Some(turn_id) = turn_id.filter(|t| !t.is_empty()) else {
+                Waited::Timeout => {
+                    return Err(reject(Failure::Timeout { method: "turn/steer".into(), after_ms: self.steer_ms }, &input))
+                }
+                Waited::Cancelled => return Err(reject(Failure::Disposed, &input)),
+            };
+            let turn_id = read_typed::<TurnIdAnswer>(&answer, MAX_ARGUMENT_UNITS, Some(&["turnId"])).map(|a| a.turn_id);
+            let Some(turn_id) = turn_id.ok().filter(|t| !t.is_empty()) else {
                 let detail = "the turn/steer answer has no turnId".into();
                 return Err(reject(Failure::Malformed { method: "turn/steer".into(), detail }, &input));
             };
@@ -307,15 +370,49 @@ impl Hook {
     }
 }
 
-fn paused_ids(messages: &JsValue) -> Vec<String> {
-    let Ok(list) = messages.clone().dyn_into::<Array>() else { return vec![] };
-    list.iter()
-        .filter(|m| field(m, "pauseReason").as_string().as_deref() == Some(PAUSE_REASON))
-        .filter_map(|m| field(&m, "id").as_string())
-        .collect()
+#[derive(serde::Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct TurnIdAnswer {
+    turn_id: String,
 }
 
-/// Installs the hook; returns `null` when `manager` lacks the methods.
+/// A plain object of this module's own making.
+fn object(entries: &[(&str, JsValue)]) -> JsValue {
+    let object = Object::new();
+    for (key, value) in entries {
+        let _ = Reflect::set(&object, &JsValue::from_str(key), value);
+    }
+    object.into()
+}
+
+/// A rejection this hook made itself (passed through unchanged).
+fn is_steering_error(error: &JsValue) -> bool {
+    error.is_object() && own_field(error, "name") == JsValue::from_str("SteeringError")
+}
+
+/// Reads `{ code, message, data? }` from a rejection through the front door.
+fn rpc_error(error: &JsValue) -> Option<RpcError> {
+    #[derive(serde::Deserialize)]
+    struct Shape {
+        code: i64,
+        #[serde(default)]
+        message: String,
+        #[serde(default)]
+        data: Option<Value>,
+    }
+    let shape: Shape = read_typed(error, MAX_ARGUMENT_UNITS, Some(&["code", "message", "data"])).ok()?;
+    Some(RpcError { code: shape.code, message: shape.message, data: shape.data })
+}
+
+/// A short description of any thrown value (read in JS, never throws).
+fn describe(error: &JsValue) -> String {
+    read_typed::<String>(error, MAX_ID_UNITS, None).unwrap_or_else(|_| {
+        own_field(error, "message").as_string().map(|m| m.chars().take(1000).collect()).unwrap_or_else(|| "the call failed".into())
+    })
+}
+
+/// Installs the hook; returns `null` when `manager` lacks the methods, and
+/// throws a clear error when the manager refuses it (frozen, a refusing Proxy).
 ///
 /// ```js
 /// const hook = installDesktopSteering(requestManager, { timeouts: { decideMs: 5000 } });
@@ -328,13 +425,14 @@ pub fn install_desktop_steering(
     let options: JsValue = options.map(Into::into).unwrap_or(JsValue::UNDEFINED);
     let methods = ["steerTurn", "sendRequest", "startTurn", "getTurnCoordinator"].map(|m| function_field(&manager, m));
     let [Some(original_steer), Some(original_send), Some(_), Some(_)] = methods else { return Ok(JsValue::NULL) };
-    let proto = Object::get_prototype_of(&manager);
-    let layer = Object::create(&proto);
+    let timeouts = read_timeouts(&options)?;
     let bound_send = original_send.bind0(&manager);
-    let decider = Driver::new(CodexhostEngine::new(read_timeouts(&options)?), Transport::new(bound_send), None);
+    let decider = Driver::new(CodexhostEngine::new(timeouts), Transport::new(bound_send), None);
+    let cancel = canceller().map_err(|_| JsError::new("cannot create the hook's canceller"))?;
     let hook = Rc::new(Hook {
-        manager: manager.clone(), proto, layer: layer.clone(), original_steer, original_send, decider,
-        active_tags: RefCell::default(), routes: RefCell::default(), disposed: Cell::new(false), keep_alive: RefCell::default(),
+        manager: manager.clone(), layer: RefCell::default(), original_steer, original_send, decider,
+        active_tags: RefCell::default(), routes: RefCell::default(), disposed: Cell::new(false), cancel,
+        steer_ms: timeouts.steer_ms, keep_alive: RefCell::default(),
     });
     // The wrappers own the hook: it stays installed while they exist, even if
     // the app drops the handle (only dispose() removes it).
@@ -348,16 +446,11 @@ pub fn install_desktop_steering(
     });
     let steer = steer.into_js_value();
     let send = send.into_js_value();
-    for (name, target) in [("steerTurn", &steer), ("sendRequest", &send)] {
-        let wrapper = rest_forward(target.unchecked_ref());
-        let descriptor = Object::new();
-        let js_error = |_| JsError::new("cannot build a property descriptor");
-        Reflect::set(&descriptor, &"value".into(), &wrapper).map_err(js_error)?;
-        Reflect::set(&descriptor, &"writable".into(), &JsValue::TRUE).map_err(js_error)?;
-        Reflect::set(&descriptor, &"configurable".into(), &JsValue::TRUE).map_err(js_error)?;
-        Object::define_property(&layer, &name.into(), &descriptor);
+    let installed = install_layer(&manager, &steer, &send).map_err(|_| JsError::new("cannot install the desktop hook"))?;
+    if let Some(reason) = own_field(&installed, "refused").as_string() {
+        return Err(JsError::new(&reason));
     }
+    *hook.layer.borrow_mut() = (own_field(&installed, "proto"), own_field(&installed, "layer"));
     hook.keep_alive.borrow_mut().extend([steer, send]);
-    Object::set_prototype_of(manager.unchecked_ref::<Object>(), &layer);
     Ok(DesktopSteering { hook }.into())
 }

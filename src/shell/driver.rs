@@ -10,7 +10,9 @@ use gloo_timers::callback::Timeout;
 use js_sys::{Function, Promise};
 use wasm_bindgen::JsValue;
 
+use super::boundary::report;
 use super::failure::to_js_error;
+use super::options::is_follower;
 use super::ids::now_ms;
 use super::transport::Transport;
 use crate::core::driven::Driven;
@@ -53,7 +55,17 @@ impl<O> Waiter<O> {
         }
     }
 }
-type BeforeAnswer<E> = Box<dyn Fn(&mut E, RequestId)>;
+/// Asks the app's `streamRole(key)` before each answer is fed, and tells the
+/// engine (codexhost: a follower window hands its steer to the desktop). The
+/// engine is not borrowed while the app's function runs, so it may call back.
+pub struct RoleCheck<E> {
+    /// The app's `streamRole`.
+    pub stream_role: Function,
+    /// The thread a request serves.
+    pub key_of: fn(&E, RequestId) -> Option<String>,
+    /// Records the answer.
+    pub set_follower: fn(&mut E, &str, bool),
+}
 
 struct Inner<E: Driven> {
     engine: RefCell<E>,
@@ -61,7 +73,7 @@ struct Inner<E: Driven> {
     waiters: RefCell<SortedMap<OpId, Vec<Waiter<E::Outcome>>>>,
     hooks: RefCell<SortedMap<OpId, Hooks>>,
     timer: RefCell<Option<(u64, Timeout)>>,
-    before_answer: Option<BeforeAnswer<E>>,
+    role_check: Option<RoleCheck<E>>,
     on_changed: RefCell<Option<(Function, ChangeDetail<E>)>>,
 }
 
@@ -88,15 +100,15 @@ where
     E: Driven + 'static,
     E::Outcome: Clone + 'static,
 {
-    /// A driver for `engine`; `before_answer` runs before each answer is fed.
-    pub fn new(engine: E, transport: Transport, before_answer: Option<BeforeAnswer<E>>) -> Self {
+    /// A driver for `engine`; `role_check` runs before each answer is fed.
+    pub fn new(engine: E, transport: Transport, role_check: Option<RoleCheck<E>>) -> Self {
         Driver(Rc::new(Inner {
             engine: RefCell::new(engine),
             transport,
             waiters: RefCell::new(SortedMap::new()),
             hooks: RefCell::new(SortedMap::new()),
             timer: RefCell::new(None),
-            before_answer,
+            role_check,
             on_changed: RefCell::new(None),
         }))
     }
@@ -196,7 +208,7 @@ where
                 if let Some((callback, detail)) = listener {
                     let state = detail(&self.0.engine.borrow(), &key);
                     if let Err(e) = callback.call2(&JsValue::NULL, &JsValue::from_str(&key), &state) {
-                        web_sys::console::error_2(&"renderer-steering: onChange threw".into(), &e);
+                        report("onChange threw", &e);
                     }
                 }
             }
@@ -209,20 +221,21 @@ where
             let args: js_sys::Array = args.iter().collect();
             // A throwing UI hook must not change what is delivered.
             if let Err(e) = hook.apply(&JsValue::NULL, &args) {
-                web_sys::console::error_2(&"renderer-steering: a presentation hook threw".into(), &e);
+                report("a presentation hook threw", &e);
             }
         }
     }
 
     /// Feeds an answer and runs what follows.
     pub fn feed(&self, id: RequestId, answer: HostAnswer) {
-        {
-            let mut engine = self.0.engine.borrow_mut();
-            if let Some(before) = &self.0.before_answer {
-                before(&mut engine, id);
+        if let Some(check) = &self.0.role_check {
+            let key = (check.key_of)(&self.0.engine.borrow(), id);
+            if let Some(key) = key {
+                let follower = is_follower(&check.stream_role, &JsValue::NULL, &key);
+                (check.set_follower)(&mut self.0.engine.borrow_mut(), &key, follower);
             }
-            engine.handle_answer(id, answer, now_ms());
         }
+        self.0.engine.borrow_mut().handle_answer(id, answer, now_ms());
         self.pump();
     }
 
@@ -236,7 +249,8 @@ where
             // timer churn to about one per submission instead of one per request.
             Some(at) if timer.as_ref().is_some_and(|(armed, _)| *armed <= at) => {}
             Some(at) => {
-                let delay = at.saturating_sub(now_ms()).min(i32::MAX as u64) as u32;
+                // setTimeout holds at most 2^31 - 1 ms (longer reads as 1 ms and spins).
+                let delay = at.saturating_sub(now_ms()).min(i32::MAX as u64 - 1) as u32;
                 let weak: Weak<Inner<E>> = Rc::downgrade(&self.0);
                 *timer = Some((
                     at,

@@ -9,6 +9,7 @@
 //! ```
 
 mod acp;
+mod boundary;
 mod codexhost;
 mod convert;
 mod desktop;

@@ -1,39 +1,47 @@
 //! Reading the plain option objects JavaScript passes in: fields, callbacks,
 //! timeouts and the stream role. One place for all three entry points.
+//! Fields are read with `Reflect.get` (a caught import): a throwing getter
+//! or Proxy trap reads as absent; values are read through the front door.
 
 use js_sys::{Function, Reflect};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
-use super::convert::typed_from_js;
+use super::boundary::{read_typed, MAX_ARGUMENT_UNITS};
 use crate::core::Timeouts;
 
-/// Reads `key` of a JS object (undefined when absent or not an object).
+/// Reads `key` of a JS object (undefined when absent, not an object, or unreadable).
 pub(crate) fn field(object: &JsValue, key: &str) -> JsValue {
-    if !object.is_object() {
+    if !object.is_object() && !object.is_function() {
         return JsValue::UNDEFINED;
     }
     Reflect::get(object, &JsValue::from_str(key)).unwrap_or(JsValue::UNDEFINED)
 }
 
-/// Reads an optional function field.
+/// Reads an optional function field (`typeof` check: no `instanceof`, no trap).
 pub(crate) fn function_field(object: &JsValue, key: &str) -> Option<Function> {
-    field(object, key).dyn_into::<Function>().ok()
+    let value = field(object, key);
+    value.is_function().then(|| value.unchecked_into())
 }
 
-/// Reads `options.timeouts` (defaults when absent).
+/// Reads `options.timeouts` (defaults when absent); refuses bounds a timer
+/// cannot hold.
 pub(crate) fn read_timeouts(options: &JsValue) -> Result<Timeouts, JsError> {
     let raw = field(options, "timeouts");
     if raw.is_undefined() || raw.is_null() {
         return Ok(Timeouts::default());
     }
-    typed_from_js(raw).map_err(|e| JsError::new(&format!("options.timeouts: {e}")))
+    let keys = ["decideMs", "steerMs", "requestMs"];
+    let timeouts: Timeouts = read_typed(&raw, MAX_ARGUMENT_UNITS, Some(&keys))
+        .map_err(|e| JsError::new(&format!("options.timeouts: {}", e.reason)))?;
+    timeouts.check().map_err(|e| JsError::new(&format!("options.timeouts: {e}")))
 }
 
 /// True when `stream_role(threadId)` (called with `this`) says `follower`;
-/// it may answer `"follower"` or `{ role: "follower" }`.
+/// it may answer `"follower"` or `{ role: "follower" }`. A throwing callback
+/// reads as "not a follower".
 pub(crate) fn is_follower(stream_role: &Function, this: &JsValue, thread_id: &str) -> bool {
     let role = stream_role.call1(this, &JsValue::from_str(thread_id)).unwrap_or(JsValue::UNDEFINED);
     let role = if role.is_object() { field(&role, "role") } else { role };
-    role.as_string().as_deref() == Some("follower")
+    role == JsValue::from_str("follower") // compared in JS: a huge string is never copied
 }

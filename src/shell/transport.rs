@@ -1,13 +1,22 @@
-//! Calls the embedding app's `request(method, params, options?)` and turns
-//! whatever happens into a [`HostAnswer`]: a result, a JSON-RPC error, an
-//! unreadable answer, or a transport failure (a throw, a rejection without
-//! a JSON-RPC shape). Never panics.
+//! Calls the embedding app's `request(method, params, options?)` through the
+//! front door (`js/boundary.js`) and turns whatever happens into a
+//! [`HostAnswer`]. The transport contract:
+//! - resolve with the JSON-RPC `result`;
+//! - reject with `{ code, message, data? }` (an integer `code`) only when the
+//!   host answered with a JSON-RPC error;
+//! - reject with anything else (an `Error`, a disconnect, its own timeout)
+//!   when no answer came: the request may have been written;
+//! - throw synchronously only when nothing was written.
+//!
+//! Never panics, and no JS exception reaches wasm.
 
-use js_sys::{Function, Promise, Reflect};
-use wasm_bindgen::{JsCast, JsValue};
+use js_sys::Function;
+use serde_json::Value;
+use wasm_bindgen::JsValue;
 use wasm_bindgen_futures::JsFuture;
 
-use super::convert::{from_js, to_js};
+use super::boundary::{call_host, own_field, settle_answer, MAX_ANSWER_UNITS, MAX_DEPTH};
+use super::options::function_field;
 use crate::core::requests::HostAnswer;
 use crate::core::RpcError;
 
@@ -25,52 +34,49 @@ impl Transport {
 
     /// Reads `options.request`, the app's transport, or says clearly what is wrong.
     pub fn from_options(options: &JsValue) -> Result<Self, wasm_bindgen::JsError> {
-        let request = Reflect::get(options, &"request".into()).ok().and_then(|f| f.dyn_into::<Function>().ok());
-        request.map(Transport::new).ok_or_else(|| {
+        function_field(options, "request").map(Transport::new).ok_or_else(|| {
             wasm_bindgen::JsError::new("options.request must be a function (method, params, options?) => Promise")
         })
     }
 
     /// Sends one request and waits for its answer.
-    pub async fn call(&self, method: &str, params: &serde_json::Value, options: &JsValue) -> HostAnswer {
-        let args = [JsValue::from_str(method), to_js(params), options.clone()];
-        let returned = if options.is_undefined() {
-            self.request.call2(&JsValue::NULL, &args[0], &args[1])
-        } else {
-            self.request.call3(&JsValue::NULL, &args[0], &args[1], &args[2])
-        };
-        let settled = match returned {
-            Ok(value) => JsFuture::from(Promise::resolve(&value)).await,
-            Err(thrown) => Err(thrown),
-        };
-        match settled {
-            Ok(value) => match from_js(value) {
-                Ok(json) => HostAnswer::Result(json),
-                Err(detail) => HostAnswer::Unreadable(detail),
-            },
-            Err(error) => rpc_error(&error).map(HostAnswer::Error).unwrap_or_else(|| HostAnswer::Transport(describe(&error))),
+    pub async fn call(&self, method: &str, params: &Value, options: &JsValue) -> HostAnswer {
+        let params = params.to_string();
+        let pass_options = !options.is_undefined();
+        let call = call_host(&self.request, method, &params, options, pass_options, MAX_ANSWER_UNITS, MAX_DEPTH);
+        match call {
+            Ok(promise) => described(JsFuture::from(promise).await),
+            Err(_) => HostAnswer::Transport("the transport could not be called".into()),
         }
     }
 }
 
-/// Reads `{ code, message, data? }` from a rejection; `None` if it is not one.
-pub fn rpc_error(error: &JsValue) -> Option<RpcError> {
-    if !error.is_object() {
-        return None;
+/// Waits for a value the app hands over (a value or a promise of it) and
+/// reads it like a host answer (used for ACP's `initialize` option).
+pub async fn settle(value: &JsValue) -> HostAnswer {
+    match settle_answer(value, MAX_ANSWER_UNITS, MAX_DEPTH) {
+        Ok(promise) => described(JsFuture::from(promise).await),
+        Err(_) => HostAnswer::Unreadable("the value could not be read".into()),
     }
-    let code = Reflect::get(error, &"code".into()).ok()?.as_f64()?;
-    if code.fract() != 0.0 {
-        return None;
-    }
-    let message = Reflect::get(error, &"message".into()).ok()?.as_string().unwrap_or_default();
-    let data = Reflect::get(error, &"data".into()).ok().filter(|d| !d.is_undefined()).and_then(|d| from_js(d).ok());
-    Some(RpcError { code: code as i64, message, data })
 }
 
-/// A short description of any thrown value.
-pub fn describe(error: &JsValue) -> String {
-    if let Some(e) = error.dyn_ref::<js_sys::Error>() {
-        return String::from(e.message());
+/// Reads the plain descriptor `js/boundary.js` resolved with.
+fn described(settled: Result<JsValue, JsValue>) -> HostAnswer {
+    let Ok(descriptor) = settled else {
+        return HostAnswer::Transport("the transport failed".into());
+    };
+    let text = |key: &str| own_field(&descriptor, key).as_string().unwrap_or_default();
+    match text("kind").as_str() {
+        "result" => match serde_json::from_str(&text("text")) {
+            Ok(value) => HostAnswer::Result(value),
+            Err(e) => HostAnswer::Unreadable(e.to_string()),
+        },
+        "error" => {
+            let code = own_field(&descriptor, "code").as_f64().unwrap_or(0.0) as i64;
+            let data = own_field(&descriptor, "data").as_string().and_then(|d| serde_json::from_str(&d).ok());
+            HostAnswer::Error(RpcError { code, message: text("message"), data })
+        }
+        "unreadable" => HostAnswer::Unreadable(text("detail")),
+        _ => HostAnswer::Transport(text("detail")),
     }
-    error.as_string().unwrap_or_else(|| "the transport failed".into())
 }

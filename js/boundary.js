@@ -1,0 +1,181 @@
+// The front door between the page and the wasm engine. Every value that
+// comes from the page or the host is read here, in JavaScript, under
+// try/catch, and crosses into wasm as JSON text (or as a refusal the engine
+// turns into a typed error). No JS exception, cycle or unbounded recursion
+// can therefore reach wasm: throwing getters, Proxy traps, BigInt, symbols,
+// cycles and depth beyond the limit are refused here, and sizes are bounded
+// while reading, in time proportional to the limit.
+
+/** Why a value could not be read; `tooLarge` when only its size is at fault. */
+class Refusal {
+  constructor(reason, tooLarge) {
+    this.reason = reason;
+    this.tooLarge = tooLarge;
+  }
+}
+
+/** A short, never-throwing description of any thrown value. */
+export function describe(error) {
+  try {
+    if (typeof error === "string") return error.slice(0, 1000);
+    if (error instanceof Error && typeof error.message === "string") return error.message.slice(0, 1000);
+  } catch {
+    // A Proxy or a throwing getter: fall through to the generic words.
+  }
+  return "a value that cannot be described";
+}
+
+function spend(state, units) {
+  state.budget -= units;
+  if (state.budget < 0) throw new Refusal(`larger than ${state.limit} characters of JSON`, true);
+}
+
+function writeString(text, state) {
+  if (text.length + 2 > state.budget) spend(state, text.length + 2);
+  const quoted = JSON.stringify(text);
+  spend(state, quoted.length);
+  return quoted;
+}
+
+function writeArray(list, state) {
+  const length = list.length;
+  if (!Number.isSafeInteger(length) || length < 0) throw new Refusal("an array with an invalid length", false);
+  spend(state, 2);
+  const parts = [];
+  for (let i = 0; i < length; i++) {
+    if (i > 0) spend(state, 1);
+    const item = write(list[i], state, undefined, String(i));
+    if (item === undefined) spend(state, 4);
+    parts.push(item === undefined ? "null" : item);
+  }
+  return `[${parts.join(",")}]`;
+}
+
+function writeObject(object, state, keys) {
+  spend(state, 2);
+  const parts = [];
+  for (const key of keys ?? Object.keys(object)) {
+    const item = write(object[key], state, undefined, key);
+    if (item === undefined) continue;
+    const name = writeString(key, state);
+    spend(state, parts.length > 0 ? 2 : 1);
+    parts.push(`${name}:${item}`);
+  }
+  return `{${parts.join(",")}}`;
+}
+
+function write(value, state, keys, key) {
+  if (value !== null && typeof value === "object" && typeof value.toJSON === "function") {
+    value = value.toJSON(key);
+  }
+  switch (typeof value) {
+    case "string":
+      return writeString(value, state);
+    case "number": {
+      if (!Number.isFinite(value)) throw new Refusal(`${value} is not a finite number`, false);
+      const text = JSON.stringify(value);
+      spend(state, text.length);
+      return text;
+    }
+    case "boolean":
+      spend(state, 5);
+      return value ? "true" : "false";
+    case "undefined":
+    case "function":
+      return undefined; // as JSON: dropped from objects, null in arrays
+    case "bigint":
+      throw new Refusal("a BigInt is not JSON", false);
+    case "symbol":
+      throw new Refusal("a Symbol is not JSON", false);
+    default:
+      break;
+  }
+  if (value === null) {
+    spend(state, 4);
+    return "null";
+  }
+  if (state.ancestors.includes(value)) throw new Refusal("it contains itself (a cycle)", false);
+  if (state.ancestors.length >= state.maxDepth) throw new Refusal(`nested deeper than ${state.maxDepth} levels`, false);
+  state.ancestors.push(value);
+  const text = Array.isArray(value) ? writeArray(value, state) : writeObject(value, state, keys);
+  state.ancestors.pop();
+  return text;
+}
+
+/**
+ * `value` as JSON text, or a Refusal. At most `maxUnits` UTF-16 units of
+ * output (each is at least one UTF-8 byte, so a value refused here is also
+ * larger than `maxUnits` bytes) and `maxDepth` levels of nesting. `keys`,
+ * when given, lists the only top-level keys read (the rest is never touched).
+ * Never throws.
+ */
+export function jsonText(value, maxUnits, maxDepth, keys) {
+  const state = { budget: maxUnits, limit: maxUnits, maxDepth, ancestors: [] };
+  try {
+    const text = write(value, state, keys ?? undefined, "");
+    return text === undefined ? new Refusal("the value is undefined", false) : text;
+  } catch (error) {
+    if (error instanceof Refusal) return error;
+    return new Refusal(`reading it threw: ${describe(error)}`, false);
+  }
+}
+
+const MAX_MESSAGE_UNITS = 16 * 1024;
+
+/** A settled host call, described in a plain object the engine reads. */
+function answered(value, maxUnits, maxDepth) {
+  if (value === undefined) return { kind: "unreadable", detail: "the answer was undefined" };
+  const text = jsonText(value, maxUnits, maxDepth);
+  return typeof text === "string" ? { kind: "result", text } : { kind: "unreadable", detail: text.reason };
+}
+
+function rejected(error, maxUnits, maxDepth) {
+  try {
+    if (error !== null && typeof error === "object") {
+      const code = error.code;
+      if (Number.isSafeInteger(code)) {
+        const message = typeof error.message === "string" ? error.message.slice(0, MAX_MESSAGE_UNITS) : "";
+        const data = error.data;
+        const text = data === undefined ? undefined : jsonText(data, maxUnits, maxDepth);
+        return { kind: "error", code, message, data: typeof text === "string" ? text : undefined };
+      }
+    }
+  } catch {
+    // A rejection whose fields cannot be read is not a JSON-RPC error answer.
+  }
+  return { kind: "noAnswer", detail: describe(error) };
+}
+
+/**
+ * Calls the app's `request(method, params[, options])` and resolves (never
+ * rejects) with what happened: `result`, `error` (a JSON-RPC error answer),
+ * `noAnswer` (any other rejection: the request may have been written),
+ * `unreadable`, or `notSent` (it threw synchronously: nothing was written).
+ */
+export function callHost(request, method, paramsText, options, passOptions, maxUnits, maxDepth) {
+  let returned;
+  try {
+    const params = JSON.parse(paramsText);
+    returned = passOptions ? request(method, params, options) : request(method, params);
+  } catch (error) {
+    return Promise.resolve({ kind: "notSent", detail: describe(error) });
+  }
+  return settleAnswer(returned, maxUnits, maxDepth);
+}
+
+/** Waits for `value` (a value, a promise or a thenable) and describes it like a host answer. */
+export function settleAnswer(value, maxUnits, maxDepth) {
+  return new Promise((resolve) => resolve(value)).then(
+    (result) => answered(result, maxUnits, maxDepth),
+    (error) => rejected(error, maxUnits, maxDepth),
+  );
+}
+
+/** Logs a hook's or the desktop's failure; never throws, even if `console` does. */
+export function report(what, error) {
+  try {
+    console.error(`renderer-steering: ${what}`, error);
+  } catch {
+    // Nothing sensible is left to do.
+  }
+}

@@ -1,0 +1,136 @@
+//! The front door: every page or host value the engine reads goes through
+//! `js/boundary.js`, which reads it in JavaScript under try/catch and hands
+//! over JSON text within a size and depth limit, or a refusal. Every import
+//! is also declared `catch`, so even a broken page cannot unwind through
+//! wasm. Ids are checked to be strings of bounded length before a byte is
+//! copied.
+
+use js_sys::{JsString, Promise, Reflect};
+use serde::de::DeserializeOwned;
+use serde_json::Value;
+use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
+
+use crate::core::content::MAX_DRAFT_BYTES;
+use crate::core::Failure;
+
+/// Deepest nesting read from any value (serde_json's own limit is 128).
+pub const MAX_DEPTH: u32 = 64;
+/// Largest host answer read (UTF-16 units of JSON text).
+pub const MAX_ANSWER_UNITS: u32 = 16 * 1024 * 1024;
+/// Largest caller value other than the draft (context, metadata, options).
+pub const MAX_ARGUMENT_UNITS: u32 = 1024 * 1024;
+/// Longest id (thread, session, message, turn) accepted.
+pub const MAX_ID_UNITS: u32 = 4096;
+
+#[wasm_bindgen(module = "/js/boundary.js")]
+extern "C" {
+    #[wasm_bindgen(js_name = jsonText, catch)]
+    fn json_text(value: &JsValue, max_units: u32, max_depth: u32, keys: &JsValue) -> Result<JsValue, JsValue>;
+    #[wasm_bindgen(js_name = callHost, catch)]
+    pub(crate) fn call_host(
+        request: &js_sys::Function,
+        method: &str,
+        params_text: &str,
+        options: &JsValue,
+        pass_options: bool,
+        max_units: u32,
+        max_depth: u32,
+    ) -> Result<Promise, JsValue>;
+    #[wasm_bindgen(js_name = settleAnswer, catch)]
+    pub(crate) fn settle_answer(value: &JsValue, max_units: u32, max_depth: u32) -> Result<Promise, JsValue>;
+    #[wasm_bindgen(js_name = report, catch)]
+    fn report_js(what: &str, error: &JsValue) -> Result<(), JsValue>;
+}
+
+/// Why a value could not be read.
+///
+/// ```ignore
+/// let refused = read_json(&cyclic, 1024, None).unwrap_err();
+/// assert!(refused.reason.contains("cycle"));
+/// ```
+#[derive(Debug, Clone, PartialEq)]
+pub struct Refused {
+    /// What is wrong, for a person.
+    pub reason: String,
+    /// Only the size is at fault (more than the limit).
+    pub too_large: bool,
+}
+
+impl Refused {
+    fn new(reason: impl Into<String>) -> Self {
+        Refused { reason: reason.into(), too_large: false }
+    }
+}
+
+/// Reads a field of an object this module built itself (never a foreign one).
+pub(crate) fn own_field(object: &JsValue, key: &str) -> JsValue {
+    Reflect::get(object, &JsValue::from_str(key)).unwrap_or(JsValue::UNDEFINED)
+}
+
+/// `value` as JSON text within `max_units`; `keys` limits the top-level keys read.
+pub fn read_text(value: &JsValue, max_units: u32, keys: Option<&[&str]>) -> Result<String, Refused> {
+    let keys = keys.map(|keys| keys.iter().map(|k| JsValue::from_str(k)).collect::<js_sys::Array>());
+    let keys = keys.map(JsValue::from).unwrap_or(JsValue::UNDEFINED);
+    let read = json_text(value, max_units, MAX_DEPTH, &keys).map_err(|_| Refused::new("the value could not be read"))?;
+    if let Some(text) = read.as_string() {
+        return Ok(text);
+    }
+    let reason = own_field(&read, "reason").as_string().unwrap_or_else(|| "the value could not be read".into());
+    Err(Refused { reason, too_large: own_field(&read, "tooLarge").as_bool() == Some(true) })
+}
+
+/// `value` as a JSON value (see [`read_text`]).
+pub fn read_json(value: &JsValue, max_units: u32, keys: Option<&[&str]>) -> Result<Value, Refused> {
+    read_typed(value, max_units, keys)
+}
+
+/// `value` read into a typed Rust value (see [`read_text`]).
+pub fn read_typed<T: DeserializeOwned>(value: &JsValue, max_units: u32, keys: Option<&[&str]>) -> Result<T, Refused> {
+    let text = read_text(value, max_units, keys)?;
+    serde_json::from_str(&text).map_err(|e| Refused::new(e.to_string()))
+}
+
+/// A string id of at most [`MAX_ID_UNITS`] units; `what` names it in the error.
+pub fn read_id(value: &JsValue, what: &str) -> Result<String, String> {
+    let Some(text) = value.dyn_ref::<JsString>() else {
+        return Err(format!("{what} must be a string"));
+    };
+    if text.length() > MAX_ID_UNITS {
+        return Err(format!("{what} is longer than {MAX_ID_UNITS} characters"));
+    }
+    Ok(String::from(text))
+}
+
+/// Logs a failure of app code (a hook, the desktop); never throws.
+pub fn report(what: &str, error: &JsValue) {
+    let _ = report_js(what, error);
+}
+
+/// The caller's draft (an array of content items) within
+/// [`MAX_DRAFT_BYTES`]; a refusal is already the typed failure.
+///
+/// ```ignore
+/// let draft = read_draft(&input)?; // Err(Failure::DraftTooLarge { .. }) for 300 KiB
+/// ```
+pub fn read_draft(value: &JsValue) -> Result<Vec<Value>, Failure> {
+    match read_json(value, MAX_DRAFT_BYTES as u32, None) {
+        Ok(Value::Array(items)) => Ok(items),
+        Ok(_) => Err(Failure::InvalidInput { reason: "the draft must be an array of content items".into() }),
+        Err(refused) if refused.too_large => {
+            Err(Failure::DraftTooLarge { bytes: MAX_DRAFT_BYTES + 1, limit: MAX_DRAFT_BYTES })
+        }
+        Err(refused) => Err(Failure::InvalidInput { reason: format!("the draft cannot be read: {}", refused.reason) }),
+    }
+}
+
+/// A draft given as one string (`decide`'s `text`), bounded like a draft.
+pub fn read_draft_text(value: &JsValue) -> Result<String, Failure> {
+    let Some(text) = value.dyn_ref::<JsString>() else {
+        return Err(Failure::InvalidInput { reason: "text must be a string".into() });
+    };
+    if text.length() as usize > MAX_DRAFT_BYTES {
+        return Err(Failure::DraftTooLarge { bytes: MAX_DRAFT_BYTES + 1, limit: MAX_DRAFT_BYTES });
+    }
+    Ok(String::from(text))
+}
