@@ -81,8 +81,9 @@ function write(value, state, keys, key) {
       spend(state, 5);
       return value ? "true" : "false";
     case "undefined":
-    case "function":
       return undefined; // as JSON: dropped from objects, null in arrays
+    case "function":
+      throw new Refusal("a function is not JSON", false);
     case "bigint":
       throw new Refusal("a BigInt is not JSON", false);
     case "symbol":
@@ -151,8 +152,11 @@ function rejected(error, maxUnits, maxDepth) {
  * rejects) with what happened: `result`, `error` (a JSON-RPC error answer),
  * `noAnswer` (any other rejection: the request may have been written),
  * `unreadable`, or `notSent` (it threw synchronously: nothing was written).
+ * With `giveUpMs` >= 0 it also resolves `noAnswer` after that long, so a
+ * transport that never settles holds nothing of the engine's (the engine's
+ * own, shorter bound has decided by then).
  */
-export function callHost(request, method, paramsText, options, passOptions, maxUnits, maxDepth) {
+export function callHost(request, method, paramsText, options, passOptions, maxUnits, maxDepth, giveUpMs) {
   let returned;
   try {
     const params = JSON.parse(paramsText);
@@ -160,7 +164,13 @@ export function callHost(request, method, paramsText, options, passOptions, maxU
   } catch (error) {
     return Promise.resolve({ kind: "notSent", detail: describe(error) });
   }
-  return settleAnswer(returned, maxUnits, maxDepth);
+  const answer = settleAnswer(returned, maxUnits, maxDepth);
+  if (!(giveUpMs >= 0)) return answer;
+  let timer;
+  const giveUp = new Promise((resolve) => {
+    timer = setTimeout(() => resolve({ kind: "noAnswer", detail: "no answer" }), giveUpMs);
+  });
+  return Promise.race([answer, giveUp]).finally(() => clearTimeout(timer));
 }
 
 /** Waits for `value` (a value, a promise or a thenable) and describes it like a host answer. */

@@ -74,13 +74,23 @@ export function unpauseMessages(reason, keep) {
   };
 }
 
-/** Something `bounded` waits for that the hook can cancel (on dispose). */
+/**
+ * What ends every `bounded` wait of one hook at once (on dispose). Waits
+ * register and unregister themselves, so nothing accumulates on a hook that
+ * lives for days.
+ */
 export function canceller() {
-  const handle = {};
-  handle.promise = new Promise((resolve) => {
-    handle.cancel = () => resolve({ kind: "cancelled" });
-  });
-  return handle;
+  const waiting = new Set();
+  let cancelled = false;
+  return {
+    waiting,
+    isCancelled: () => cancelled,
+    cancel() {
+      cancelled = true;
+      for (const end of waiting) end({ kind: "cancelled" });
+      waiting.clear();
+    },
+  };
 }
 
 /**
@@ -89,13 +99,18 @@ export function canceller() {
  * `{ kind: "error", error }`, `{ kind: "timeout" }` or `{ kind: "cancelled" }`.
  */
 export function bounded(value, ms, cancel) {
-  let timer;
-  const timeout = new Promise((resolve) => {
-    timer = setTimeout(() => resolve({ kind: "timeout" }), ms);
+  return new Promise((resolve) => {
+    if (cancel.isCancelled()) return resolve({ kind: "cancelled" });
+    const end = (how) => {
+      clearTimeout(timer);
+      cancel.waiting.delete(end);
+      resolve(how);
+    };
+    const timer = setTimeout(() => end({ kind: "timeout" }), ms);
+    cancel.waiting.add(end);
+    new Promise((settle) => settle(value)).then(
+      (result) => end({ kind: "ok", value: result }),
+      (error) => end({ kind: "error", error }),
+    );
   });
-  const settled = new Promise((resolve) => resolve(value)).then(
-    (result) => ({ kind: "ok", value: result }),
-    (error) => ({ kind: "error", error }),
-  );
-  return Promise.race([settled, timeout, cancel.promise]).finally(() => clearTimeout(timer));
 }

@@ -45,6 +45,9 @@ pub struct Acp {
     kind: AgentKind,
     speed: f64,
     shared: SharedState,
+    /// How often each message text was applied by `_session/steering`
+    /// (ACP carries no message id; read with `debug/deliveries { text }`).
+    deliveries: std::collections::BTreeMap<String, u32>,
 }
 
 fn err(code: i64, message: &str, reason: Option<&str>) -> RpcResult {
@@ -130,7 +133,7 @@ fn start_turn(out: &Outbox, shared: &SharedState, session: &str, speed: f64, pro
 impl Acp {
     /// A fresh connection; `speed` scales the script.
     pub fn new(kind: AgentKind, speed: f64) -> Self {
-        Acp { kind, speed, shared: Arc::default() }
+        Acp { kind, speed, shared: Arc::default(), deliveries: Default::default() }
     }
 
     fn initialize(&self) -> Value {
@@ -198,6 +201,8 @@ impl Acp {
             return err(-32600, "this model has no image input", None);
         }
         if self.running(session) {
+            let text: String = prompt.iter().filter_map(|b| b["text"].as_str()).collect();
+            *self.deliveries.entry(text).or_default() += 1;
             out.notify("session/update", json!({ "sessionId": session, "update": { "sessionUpdate": "user_message", "content": prompt } }));
             return Ok(json!({ "outcome": "injected" }));
         }
@@ -251,6 +256,10 @@ impl Dialect for Acp {
                 Reply::Now(Ok(json!({ "messageId": id })))
             }
             "session/revoke_inject" | "session/replace_inject" => Reply::Now(self.pending_op(method, &params)),
+            "debug/deliveries" => {
+                let count = self.deliveries.get(params["text"].as_str().unwrap_or_default()).copied().unwrap_or(0);
+                Reply::Now(Ok(json!({ "count": count })))
+            }
             "session/cancel" => {
                 if let Some(turn) = self.shared.lock().expect("state lock").sessions.get(&session).and_then(|s| s.turn.clone()) {
                     turn.stop();

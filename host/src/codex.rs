@@ -30,6 +30,14 @@ pub struct Codexhost {
     speed: f64,
     turns: BTreeMap<String, (String, TurnHandle)>,
     next_turn: u32,
+    /// Answers already given per `clientUserMessageId` (codexhost hosts
+    /// deduplicate by it; a stock app-server, like the real one, does not).
+    receipts: BTreeMap<String, Value>,
+    /// How often each message id was applied (read with `debug/deliveries`).
+    deliveries: BTreeMap<String, u32>,
+    /// Per thread, the turns and the message ids applied in each (for
+    /// `thread/read` with `includeTurns`).
+    history: BTreeMap<String, Vec<(String, Vec<String>)>>,
 }
 
 fn err(code: i64, message: &str) -> RpcResult {
@@ -76,7 +84,10 @@ impl Renderer for CodexRenderer {
 impl Codexhost {
     /// A fresh connection; `speed` scales the script (2.0 = twice as fast).
     pub fn new(kind: HostKind, speed: f64) -> Self {
-        Codexhost { kind, speed, turns: BTreeMap::new(), next_turn: 0 }
+        Codexhost {
+            kind, speed, turns: BTreeMap::new(), next_turn: 0,
+            receipts: BTreeMap::new(), deliveries: BTreeMap::new(), history: BTreeMap::new(),
+        }
     }
 
     fn unknown(&self, method: &str) -> RpcResult {
@@ -108,12 +119,40 @@ impl Codexhost {
         self.next_turn += 1;
         let turn = format!("turn-{}", self.next_turn);
         out.notify("turn/started", json!({ "threadId": thread, "turn": { "id": turn }, "input": input }));
+        self.history.entry(thread.into()).or_default().push((turn.clone(), Vec::new()));
         let renderer = CodexRenderer { out: out.clone(), thread: thread.into(), turn: turn.clone() };
         self.turns.insert(thread.into(), (turn.clone(), runner::start(renderer, self.speed)));
         turn
     }
 
+    /// Records that a message id was applied in the thread's latest turn.
+    fn applied(&mut self, thread: &str, id: Option<&str>) {
+        let Some(id) = id else { return };
+        *self.deliveries.entry(id.into()).or_default() += 1;
+        if let Some((_, ids)) = self.history.get_mut(thread).and_then(|turns| turns.last_mut()) {
+            ids.push(id.into());
+        }
+    }
+
+    /// `turn/steer`, deduplicated by `clientUserMessageId` on codexhost hosts.
     fn steer(&mut self, params: &Value, out: &Outbox) -> RpcResult {
+        let id = params["clientUserMessageId"].as_str().map(String::from);
+        if self.kind != HostKind::Stock {
+            if let Some(receipt) = id.as_ref().and_then(|id| self.receipts.get(id)) {
+                return Ok(receipt.clone());
+            }
+        }
+        let answer = self.apply_steer(params, out)?;
+        let thread = params["threadId"].as_str().unwrap_or_default();
+        if let Some(id) = &id {
+            self.receipts.insert(id.clone(), answer.clone());
+        }
+        // A newTurn steer is recorded in the turn it started (the latest).
+        self.applied(thread, id.as_deref());
+        Ok(answer)
+    }
+
+    fn apply_steer(&mut self, params: &Value, out: &Outbox) -> RpcResult {
         let thread = params["threadId"].as_str().unwrap_or_default().to_string();
         let Some(text) = text_of(&params["input"]) else { return err(-32602, "steering takes non-blank text input only") };
         let Some((turn, handle)) = self.running(&thread).cloned() else { return err(-32074, "expected turn is not the active one") };
@@ -173,16 +212,31 @@ impl Dialect for Codexhost {
             }
             "thread/read" => {
                 let provider = if thread == EXTERNAL { "codexhost" } else { "openai" };
-                Ok(json!({ "thread": { "id": thread, "modelProvider": provider, "cliVersion": if thread == EXTERNAL { "codexhost" } else { "0.50.0" } } }))
+                let mut answer = json!({ "thread": { "id": thread, "modelProvider": provider, "cliVersion": if thread == EXTERNAL { "codexhost" } else { "0.50.0" } } });
+                if params["includeTurns"] == json!(true) {
+                    let running = self.running(&thread).map(|(turn, _)| turn.clone());
+                    let turns: Vec<Value> = self.history.get(&thread).map(|turns| turns.iter().map(|(turn, ids)| json!({
+                        "id": turn,
+                        "status": if running.as_deref() == Some(turn.as_str()) { "inProgress" } else { "completed" },
+                        "items": ids.iter().map(|id| json!({ "type": "userMessage", "clientId": id })).collect::<Vec<_>>(),
+                    })).collect()).unwrap_or_default();
+                    answer["thread"]["turns"] = json!(turns);
+                }
+                Ok(answer)
             }
             "turn/start" => match text_of(&params["input"]) {
                 None => err(-32602, "input must be non-blank text"),
                 Some(_) if self.running(&thread).is_some() => err(-32072, "thread busy: another turn is running"),
                 Some(_) => {
                     let turn = self.start_turn(&thread, &params["input"], out);
+                    self.applied(&thread, params["clientUserMessageId"].as_str());
                     Ok(json!({ "turn": { "id": turn, "status": "inProgress", "items": [] } }))
                 }
             },
+            "debug/deliveries" => {
+                let id = params["clientUserMessageId"].as_str().unwrap_or_default();
+                Ok(json!({ "count": self.deliveries.get(id).copied().unwrap_or(0) }))
+            }
             "turn/steer" => self.steer(&params, out),
             "turn/interrupt" => {
                 if let Some((_, handle)) = self.running(&thread) {

@@ -103,6 +103,7 @@ pub async fn serve(socket: WebSocket, mut dialect: Box<dyn Dialect>, faults: Fau
             }
         }
     });
+    let mut lost_one = false;
     while let Some(Ok(message)) = stream.next().await {
         let Message::Text(text) = message else { continue };
         let Ok(frame) = serde_json::from_str::<Value>(&text) else {
@@ -120,6 +121,10 @@ pub async fn serve(socket: WebSocket, mut dialect: Box<dyn Dialect>, faults: Fau
         let Some(id) = id else { continue };
         if Faults::hits(&faults.hang_on, &method) {
             continue;
+        }
+        if Faults::hits(&faults.lose_once_on, &method) && !lost_one {
+            lost_one = true;
+            continue; // applied above; this answer is lost
         }
         let (out, faults) = (out.clone(), faults.clone());
         match reply {

@@ -19,10 +19,13 @@ pub struct Faults {
     pub unknown_id_on: Option<String>,
     /// Pad this method's answer to 10 MiB.
     pub huge_on: Option<String>,
+    /// Apply this method but lose its first answer (later ones arrive):
+    /// "the host applied the steer, the answer never came back".
+    pub lose_once_on: Option<String>,
 }
 
 impl Faults {
-    /// Reads `latency`, `drop`, `garble`, `hang`, `dup`, `unknownId`, `huge`.
+    /// Reads `latency`, `drop`, `garble`, `hang`, `dup`, `unknownId`, `huge`, `lose`.
     pub fn from_query(query: &HashMap<String, String>) -> Faults {
         let method = |key: &str| query.get(key).filter(|v| !v.is_empty()).cloned();
         Faults {
@@ -33,6 +36,7 @@ impl Faults {
             duplicate_on: method("dup"),
             unknown_id_on: method("unknownId"),
             huge_on: method("huge"),
+            lose_once_on: method("lose"),
         }
     }
 
@@ -58,5 +62,6 @@ mod tests {
         assert!(Faults::hits(&f.hang_on, "turn/steer"));
         assert!(!Faults::hits(&f.hang_on, "turn/start"));
         assert_eq!(f.drop_on, None);
+        assert_eq!(f.lose_once_on, None);
     }
 }

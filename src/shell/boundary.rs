@@ -36,6 +36,7 @@ extern "C" {
         pass_options: bool,
         max_units: u32,
         max_depth: u32,
+        give_up_ms: f64,
     ) -> Result<Promise, JsValue>;
     #[wasm_bindgen(js_name = settleAnswer, catch)]
     pub(crate) fn settle_answer(value: &JsValue, max_units: u32, max_depth: u32) -> Result<Promise, JsValue>;

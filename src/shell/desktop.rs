@@ -103,6 +103,7 @@ impl DesktopSteering {
         let (proto, layer) = hook.layer.borrow().clone();
         let _ = remove_from_layer(&hook.manager, &proto, &layer, "steerTurn", false);
         if let Some(cancel) = function_field(&hook.cancel, "cancel") {
+            // Caught import (Function.call): ends every bounded wait of this hook.
             let _ = cancel.call0(&JsValue::NULL);
         }
         hook.restore_when_idle();
@@ -113,18 +114,6 @@ impl DesktopSteering {
 fn reject(failure: Failure, input: &JsValue) -> JsValue {
     let draft = read_draft(input).unwrap_or_default();
     to_js_error(&SteeringError::new(failure, draft, Trace::default()), input)
-}
-
-/// Waits for what an app call returned (or threw) through the JS front door.
-async fn settle(value: Result<JsValue, JsValue>) -> Result<JsValue, JsValue> {
-    let value = match value {
-        Ok(value) => value,
-        Err(thrown) => return Err(thrown),
-    };
-    let promise = Promise::new(&mut |resolve: Function, _| {
-        let _ = resolve.call1(&JsValue::NULL, &value);
-    });
-    JsFuture::from(promise).await
 }
 
 fn call(f: &Function, this: &JsValue, args: &Array) -> Result<JsValue, JsValue> {
@@ -182,31 +171,36 @@ impl Hook {
         }
     }
 
-    async fn steer_turn(self: Rc<Self>, this: JsValue, args: Array) -> Result<JsValue, JsValue> {
-        let original = || settle(call(&self.original_steer, &this, &args));
+    /// The wrapped `steerTurn`: a steer this hook does not handle (unreadable,
+    /// not text, a follower window) goes to the desktop's own method at once,
+    /// its return value untouched; a text steer is decided first.
+    fn steer_turn(self: Rc<Self>, this: JsValue, args: Array) -> Result<JsValue, JsValue> {
         let input = args.get(1);
-        let (Ok(thread_id), Ok(draft)) = (read_id(&args.get(0), "threadId"), read_draft(&input)) else {
-            return original().await; // not a steer this hook can read: the desktop's own path
+        let read = read_id(&args.get(0), "threadId").ok().zip(read_draft(&input).ok().and_then(|d| steer_text(&d).ok()));
+        let Some((thread_id, text)) = read.filter(|(thread_id, _)| !self.is_follower(thread_id)) else {
+            return call(&self.original_steer, &this, &args);
         };
-        let Ok(text) = steer_text(&draft) else {
-            return original().await; // not a text steer: the desktop's own path
-        };
-        if self.is_follower(&thread_id) {
-            return original().await;
-        }
+        Ok(future_to_promise(self.route(this, args, thread_id, text)).into())
+    }
+
+    async fn route(self: Rc<Self>, this: JsValue, args: Array, thread_id: String, text: String) -> Result<JsValue, JsValue> {
+        let input = args.get(1);
         let delivery = self.decide(&thread_id, &text).await.map_err(|e| to_js_error(&e, &input))?;
-        if self.is_follower(&thread_id) {
-            return original().await; // the role changed while inspect was out
+        if self.is_follower(&thread_id) || delivery == Delivery::Official {
+            // The desktop's own steer (also when the role changed while inspect was out).
+            return call(&self.original_steer, &this, &args);
         }
-        match delivery {
-            Delivery::Official => original().await,
-            Delivery::ActiveTurn => {
-                self.active_tags.borrow_mut().insert(thread_id.clone(), "activeTurn");
-                let result = original().await;
-                self.active_tags.borrow_mut().remove(&thread_id);
-                result
-            }
-            Delivery::NewTurn => self.new_turn(thread_id, args).await,
+        if delivery == Delivery::NewTurn {
+            return self.new_turn(thread_id, args).await;
+        }
+        self.active_tags.borrow_mut().insert(thread_id.clone(), "activeTurn");
+        let waited = self.bounded(call(&self.original_steer, &this, &args)).await;
+        self.active_tags.borrow_mut().remove(&thread_id);
+        match waited {
+            Waited::Ok(value) => Ok(value),
+            Waited::Error(error) => Err(error), // the desktop's own failure, unchanged
+            Waited::Timeout => Err(reject(Failure::Timeout { method: "steerTurn".into(), after_ms: self.steer_ms }, &input)),
+            Waited::Cancelled => Err(reject(Failure::Disposed, &input)),
         }
     }
 
@@ -437,8 +431,8 @@ pub fn install_desktop_steering(
     // The wrappers own the hook: it stays installed while they exist, even if
     // the app drops the handle (only dispose() removes it).
     let owner = hook.clone();
-    let steer = Closure::<dyn FnMut(JsValue, Array) -> JsValue>::new(move |this: JsValue, args: Array| -> JsValue {
-        future_to_promise(owner.clone().steer_turn(this, args)).into()
+    let steer = Closure::<dyn FnMut(JsValue, Array) -> Result<JsValue, JsValue>>::new(move |this: JsValue, args: Array| {
+        owner.clone().steer_turn(this, args)
     });
     let owner = hook.clone();
     let send = Closure::<dyn FnMut(JsValue, Array) -> Result<JsValue, JsValue>>::new(move |this: JsValue, args: Array| {

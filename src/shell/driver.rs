@@ -175,7 +175,7 @@ where
                 };
                 let driver = self.clone();
                 wasm_bindgen_futures::spawn_local(async move {
-                    let answer = driver.0.transport.call(request.method, &request.params, &options).await;
+                    let answer = driver.0.transport.call(request.method, &request.params, &options, request.timeout_ms).await;
                     driver.feed(request.id, answer);
                 });
             }

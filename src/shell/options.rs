@@ -8,6 +8,7 @@ use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
 use super::boundary::{read_typed, MAX_ARGUMENT_UNITS};
+use crate::core::timeouts::MAX_TIMEOUT_MS;
 use crate::core::Timeouts;
 
 /// Reads `key` of a JS object (undefined when absent, not an object, or unreadable).
@@ -33,7 +34,7 @@ pub(crate) fn read_timeouts(options: &JsValue) -> Result<Timeouts, JsError> {
     }
     let keys = ["decideMs", "steerMs", "requestMs"];
     let timeouts: Timeouts = read_typed(&raw, MAX_ARGUMENT_UNITS, Some(&keys))
-        .map_err(|e| JsError::new(&format!("options.timeouts: {}", e.reason)))?;
+        .map_err(|e| JsError::new(&format!("options.timeouts: {} (bounds are 0 to {MAX_TIMEOUT_MS} ms)", e.reason)))?;
     timeouts.check().map_err(|e| JsError::new(&format!("options.timeouts: {e}")))
 }
 

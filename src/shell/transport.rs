@@ -18,6 +18,7 @@ use wasm_bindgen_futures::JsFuture;
 use super::boundary::{call_host, own_field, settle_answer, MAX_ANSWER_UNITS, MAX_DEPTH};
 use super::options::function_field;
 use crate::core::requests::HostAnswer;
+use crate::core::timeouts::MAX_TIMEOUT_MS;
 use crate::core::RpcError;
 
 /// The app's request function.
@@ -39,11 +40,14 @@ impl Transport {
         })
     }
 
-    /// Sends one request and waits for its answer.
-    pub async fn call(&self, method: &str, params: &Value, options: &JsValue) -> HostAnswer {
+    /// Sends one request and waits for its answer; after `bound_ms` (+1 s)
+    /// the wait is given up on the JS side too, so a transport that never
+    /// settles holds nothing (the engine's own timer has decided by then).
+    pub async fn call(&self, method: &str, params: &Value, options: &JsValue, bound_ms: Option<u64>) -> HostAnswer {
         let params = params.to_string();
         let pass_options = !options.is_undefined();
-        let call = call_host(&self.request, method, &params, options, pass_options, MAX_ANSWER_UNITS, MAX_DEPTH);
+        let give_up = bound_ms.map(|ms| (ms.saturating_add(1_000)).min(MAX_TIMEOUT_MS) as f64).unwrap_or(-1.0);
+        let call = call_host(&self.request, method, &params, options, pass_options, MAX_ANSWER_UNITS, MAX_DEPTH, give_up);
         match call {
             Ok(promise) => described(JsFuture::from(promise).await),
             Err(_) => HostAnswer::Transport("the transport could not be called".into()),
