@@ -13,3 +13,4 @@ after(() => {
   removeHomes();
 });
 await import("./codex.scenarios.mjs");
+await import("./claude.scenarios.mjs");

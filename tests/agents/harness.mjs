@@ -63,8 +63,9 @@ export function acpApp(rpc, steering) {
     async prompt(sessionId, words) {
       steering.promptSent(sessionId);
       const answer = await rpc.request("session/prompt", { sessionId, prompt: text(words) }, { timeoutMs: 120_000 });
+      const at = Date.now();
       const verdict = steering.promptAnswered(sessionId, answer);
-      app.answers.push({ answer, verdict, at: Date.now() });
+      app.answers.push({ answer, verdict, at });
       return { answer, verdict };
     },
   };
