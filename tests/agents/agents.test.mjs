@@ -14,3 +14,4 @@ after(() => {
 });
 await import("./codex.scenarios.mjs");
 await import("./claude.scenarios.mjs");
+await import("./codexacp.scenarios.mjs");
