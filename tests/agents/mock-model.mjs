@@ -20,17 +20,18 @@ function textOf(value) {
 }
 
 /** What the newest input asks for: "tool" | "slow" | "final" | "quick". */
-function wanted(last) {
+function wanted(last, toolWords) {
   if (!last) return "quick";
   if (last.type === "function_call_output") return "final";
   if (Array.isArray(last.content) && last.content.some((b) => b.type === "tool_result")) return "final";
   const text = textOf(last.content);
-  if (text.includes("[tool]")) return "tool";
+  if (toolWords.some((w) => text.includes(w))) return "tool";
   if (text.includes("[slow]")) return "slow";
   return "quick";
 }
 
-export async function startMockModel({ toolSeconds = 4, slowChunks = 30, slowChunkMs = 150 } = {}) {
+/** `toolWords`: texts that ask for the tool call (the playground adds its "Start a turn" prompt). */
+export async function startMockModel({ toolSeconds = 4, slowChunks = 30, slowChunkMs = 150, toolWords = ["[tool]"] } = {}) {
   const requests = [];
   let n = 0;
   const server = createServer((req, res) => {
@@ -51,7 +52,7 @@ export async function startMockModel({ toolSeconds = 4, slowChunks = 30, slowChu
 
   async function responses(res, body, id) {
     const input = Array.isArray(body.input) ? body.input : [];
-    const want = wanted([...input].reverse().find((i) => i.role === "user" || i.type === "function_call_output"));
+    const want = wanted([...input].reverse().find((i) => i.role === "user" || i.type === "function_call_output"), toolWords);
     res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache" });
     const respId = `resp_${id}`;
     sse(res, "response.created", { response: { id: respId } });
@@ -80,7 +81,7 @@ export async function startMockModel({ toolSeconds = 4, slowChunks = 30, slowChu
 
   async function messages(res, body, id) {
     const last = [...(body.messages ?? [])].reverse().find((m) => m.role === "user");
-    const want = wanted(last);
+    const want = wanted(last, toolWords);
     if (!body.stream) {
       const answer = { id: `msg_${id}`, type: "message", role: "assistant", model: body.model ?? "mock", content: [{ type: "text", text: "ok" }],
         stop_reason: "end_turn", stop_sequence: null, usage: { input_tokens: 10, output_tokens: 1 } };
