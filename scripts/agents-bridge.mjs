@@ -18,7 +18,7 @@ import { startMockModel } from "../tests/agents/mock-model.mjs";
 import { startCodex, startCodexAcp, startClaudeAcp, allowOnce, repo, cache, installed, removeHomes } from "../tests/agents/agents.mjs";
 
 const AGENTS = {
-  codex: { start: startCodex, mode: "stock" },
+  codex: { start: startCodex, mode: "stock&thread=thr-codex" },
   "codex-acp": { start: startCodexAcp, mode: "acp-steering" },
   "claude-acp": { start: startClaudeAcp, mode: "acp-handoff" },
 };
@@ -66,20 +66,21 @@ async function bridge(socket) {
   }
 
   function notify(method, params) {
+    const { threadId, turnId, item } = params;
+    // Same name, more fields: sent once, with the fields the page reads added.
+    if (!isAcp && method === "turn/started") {
+      state.turnText.set(params.turn.id, JSON.stringify(state.lastInput));
+      return send({ method, params: { ...params, input: state.lastInput } });
+    }
+    if (!isAcp && method === "turn/completed") return send({ method, params: { ...params, turnId: params.turn.id, status: params.turn.status } });
     send({ method, params });
     if (isAcp) return;
-    const { threadId, turnId, item } = params;
-    if (method === "turn/started") {
-      state.turnText.set(params.turn.id, JSON.stringify(state.lastInput));
-      send({ method, params: { ...params, input: state.lastInput } });
-    } else if (method === "item/started" && item?.type === "commandExecution") {
+    if (method === "item/started" && item?.type === "commandExecution") {
       send({ method: "item/toolCall/started", params: { threadId, turnId, callId: item.id, title: item.command } });
     } else if (method === "item/completed" && item?.type === "commandExecution") {
       send({ method: "item/toolCall/completed", params: { threadId, turnId, callId: item.id } });
     } else if (method === "item/completed" && item?.type === "userMessage" && JSON.stringify(item.content.map(({ type, text }) => ({ type, text }))) !== state.turnText.get(turnId)) {
       send({ method: "item/userMessage", params: { threadId, turnId, text: item.content.map((c) => c.text ?? "").join("") } });
-    } else if (method === "turn/completed") {
-      send({ method, params: { ...params, turnId: params.turn.id, status: params.turn.status } });
     }
   }
 
