@@ -13,6 +13,9 @@ export class StdioRpc {
     // Its own process group, so the agent and whatever it starts end together by this id.
     this.child = spawn(command, args, { env, cwd, stdio: ["pipe", "pipe", "pipe"], detached: true });
     this.pid = this.child.pid;
+    // Should this process end without stop() (a crash, a runner timeout), the group goes with it.
+    this.onExit = () => { try { process.kill(-this.pid, "SIGKILL"); } catch { /* gone */ } };
+    process.on("exit", this.onExit);
     this.nextId = 1;
     this.pending = new Map();
     this.lose = new Set();
@@ -100,5 +103,6 @@ export class StdioRpc {
       clearTimeout(t);
     }
     try { process.kill(-this.pid, "SIGKILL"); } catch { /* the whole group is gone */ }
+    process.off("exit", this.onExit);
   }
 }
