@@ -20,8 +20,9 @@ fi
 start=$SECONDS
 mkdir -p "$CACHE"
 [ -f "$CACHE/package.json" ] || echo '{"name":"agents-cache","private":true}' > "$CACHE/package.json"
-# --ignore-scripts is not used: the agents ship their native binaries as
-# optional platform packages, which npm resolves without install scripts.
+# The native binaries come as optional platform packages
+# (@openai/codex-linux-x64, @zed-industries/codex-acp-linux-x64); claude-agent-acp
+# runs the Claude Code CLI bundled in @anthropic-ai/claude-agent-sdk with Node.
 npm install --prefix "$CACHE" --no-audit --no-fund --save-exact --loglevel=error "${PINS[@]}"
 echo "$WANT" > "$STAMP"
 echo "[agents] installed in $((SECONDS - start)) s: ${PINS[*]}"
