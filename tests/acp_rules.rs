@@ -68,7 +68,7 @@ fn the_path_is_chosen_from_initialize_in_order_and_gated_strictly() {
         assert_eq!(Capabilities::from_initialize(&init, true).path, SteerPath::Queue, "{not_true}");
     }
     for garbage in [json!(null), json!([]), json!("x"), json!({ "agentCapabilities": 5 })] {
-        assert_eq!(Capabilities::from_initialize(&garbage, true), Capabilities { path: SteerPath::Queue, images: false });
+        assert_eq!(Capabilities::from_initialize(&garbage, true), Capabilities { path: SteerPath::Queue, images: false, offered: [None; 3] });
     }
 }
 

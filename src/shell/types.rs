@@ -105,7 +105,8 @@ export type AcpOutcome =
   | { kind: "injected"; messageId?: string; trace: Trace }
   | { kind: "prompted"; stopReason: string; superseded: boolean; trace: Trace }
   | { kind: "startedNewTurn"; trace: Trace }
-  | { kind: "handedOff"; handoff: "folded" | "deferred"; stopReason: string; trace: Trace };
+  | { kind: "handedOff"; handoff: "folded" | "deferred"; stopReason: string; trace: Trace }
+  | { kind: "handedBack"; reason: "turnCancelled"; draft: ContentBlock[]; trace: Trace };
 export type RevokeOutcome = { kind: "revoked"; messageId: string; draft: ContentBlock[] };
 export type ReplaceOutcome = { kind: "replaced"; messageId: string; previousMessageId: string };
 export interface PromptVerdict { superseded: boolean }

@@ -57,6 +57,9 @@ pub struct Capabilities {
     pub path: SteerPath,
     /// `promptCapabilities.image === true`.
     pub images: bool,
+    /// Every advertised path, most preferred first (`path` is the first):
+    /// when one answers `-32601` the engine falls to the next.
+    pub offered: [Option<SteerPath>; 3],
 }
 
 fn at<'a>(value: &'a Value, path: &[&str]) -> Option<&'a Value> {
@@ -83,15 +86,14 @@ impl Capabilities {
             .and_then(|i| i.get("modes"))
             .and_then(Value::as_array)
             .is_some_and(|modes| modes.iter().any(|m| m == "steer"));
-        let path = if steers {
-            SteerPath::Inject { replace: inject.is_some_and(|i| is_true(i, &["pending", "replace"])) }
-        } else if is_true(answer, &["_meta", "steering", "supported"]) || is_true(caps, &["_meta", "steering", "supported"]) {
-            SteerPath::SteeringExtension
-        } else if allow_prompt_handoff && is_true(caps, &["_meta", "claudeCode", "promptQueueing"]) {
-            SteerPath::PromptHandoff
-        } else {
-            SteerPath::Queue
-        };
-        Capabilities { path, images: is_true(caps, &["promptCapabilities", "image"]) }
+        let extension = is_true(answer, &["_meta", "steering", "supported"]) || is_true(caps, &["_meta", "steering", "supported"]);
+        let handoff = allow_prompt_handoff && is_true(caps, &["_meta", "claudeCode", "promptQueueing"]);
+        let offered = [
+            steers.then(|| SteerPath::Inject { replace: inject.is_some_and(|i| is_true(i, &["pending", "replace"])) }),
+            extension.then_some(SteerPath::SteeringExtension),
+            handoff.then_some(SteerPath::PromptHandoff),
+        ];
+        let path = offered.iter().flatten().next().copied().unwrap_or(SteerPath::Queue);
+        Capabilities { path, images: is_true(caps, &["promptCapabilities", "image"]), offered }
     }
 }

@@ -3,13 +3,11 @@
 
 use std::collections::VecDeque;
 
-use serde::Deserialize;
 use serde_json::{json, Value};
 
 use super::capabilities::{Capabilities, SteerPath};
-use super::outcome::{after_write, classify_steer, zero_usage, AcpOutcome, SteerVerdict};
+use super::outcome::{classify_steer, AcpOutcome, SteerVerdict};
 use super::session::{ComposerState, Handoff, Session};
-use super::wire::PromptAnswer;
 use crate::core::action::{Action, OpId};
 use crate::core::content::check_acp_blocks;
 use crate::core::error::{Failure, SteeringError};
@@ -52,7 +50,8 @@ pub struct AcpEngine {
     pub(super) timeouts: Timeouts,
     pub(super) allow_prompt_handoff: bool,
     pub(super) caps: Option<Capabilities>,
-    pub(super) steering_disabled: bool,
+    /// Paths that answered `-32601` on this connection (skipped from then on).
+    pub(super) refused: Vec<SteerPath>,
     pub(super) sessions: SortedMap<String, Session>,
     pub(super) lanes: Lanes,
     pub(super) ops: SortedMap<OpId, Op>,
@@ -78,7 +77,7 @@ impl AcpEngine {
             timeouts,
             allow_prompt_handoff,
             caps: None,
-            steering_disabled: false,
+            refused: Vec::new(),
             sessions: SortedMap::new(),
             lanes: Lanes::default(),
             ops: SortedMap::new(),
@@ -91,17 +90,16 @@ impl AcpEngine {
         }
     }
 
-    /// The steering path in force (`queue` once the agent said -32601).
+    /// The steering path in force: the most preferred advertised path that
+    /// has not answered `-32601` on this connection (`queue` when none is left).
     ///
     /// ```
     /// # use renderer_steering::core::acp::{AcpEngine, SteerPath};
     /// assert_eq!(AcpEngine::new(Default::default(), false).path(), SteerPath::Queue);
     /// ```
     pub fn path(&self) -> SteerPath {
-        match self.caps {
-            Some(caps) if !self.steering_disabled => caps.path,
-            _ => SteerPath::Queue,
-        }
+        let Some(caps) = self.caps else { return SteerPath::Queue };
+        caps.offered.iter().flatten().find(|p| !self.refused.contains(p)).copied().unwrap_or(SteerPath::Queue)
     }
 
     /// Sends a user's message for `session_id`: steered into the running
@@ -263,11 +261,19 @@ impl AcpEngine {
                 }
                 SteerVerdict::PromptRequired => self.requeue(op_id, true),
                 SteerVerdict::Unsupported => {
-                    self.steering_disabled = true;
+                    // This path is gone for the connection; the next advertised
+                    // one (or the queue) takes the message, which kept its place.
+                    if let Stage::Steering(path) = stage {
+                        self.refused.push(path);
+                    }
                     self.requeue(op_id, false);
                 }
                 SteerVerdict::StartedNewTurn => {
-                    self.session(&session_id).unowned_turn = true;
+                    let session = self.session(&session_id);
+                    session.unowned_turn = true;
+                    // Prompts open now ended at the agent before it started this
+                    // turn; an answer beyond theirs proves the unowned turn is over.
+                    session.older_prompts = session.open_prompts;
                     let trace = self.ops.get(&op_id).map(|o| o.trace.clone()).unwrap_or_default();
                     self.succeed(op_id, AcpOutcome::StartedNewTurn { trace });
                 }
@@ -280,44 +286,8 @@ impl AcpEngine {
         self.pump(&session_id, now);
     }
 
-    fn on_prompt_answer(&mut self, op_id: OpId, handoff: bool, pending: Pending, answer: HostAnswer) {
-        let Some(op) = self.ops.get(&op_id) else { return };
-        let (session_id, trace) = (op.session_id.clone(), op.trace.clone());
-        let session = self.session(&session_id);
-        session.open_prompts = session.open_prompts.saturating_sub(1);
-        let fold = if handoff { session.handoff.take() } else { None };
-        let value = match &answer {
-            HostAnswer::Result(value) => value.clone(),
-            HostAnswer::Error(e) if handoff && e.code == crate::core::json_rpc::METHOD_NOT_FOUND => {
-                // Provably undelivered: it falls back to an ordinary queued prompt.
-                self.steering_disabled = true;
-                return self.requeue(op_id, true);
-            }
-            other => return self.fail(op_id, after_write(pending.method, other, pending.timeout_ms)),
-        };
-        let superseded = !handoff && self.first_prompt_answered(&session_id, &value);
-        let outcome = match PromptAnswer::deserialize(&value) {
-            Err(e) => return self.fail(op_id, Failure::Malformed { method: pending.method.into(), detail: e.to_string() }),
-            Ok(a) if handoff => AcpOutcome::HandedOff { handoff: fold.unwrap_or(Handoff::Waiting).as_str(), stop_reason: a.stop_reason, trace },
-            Ok(a) => AcpOutcome::Prompted { stop_reason: a.stop_reason, superseded, trace },
-        };
-        self.succeed(op_id, outcome);
-    }
-
-    /// A first prompt answered while a handoff steer is open: folded (early,
-    /// zero usage: superseded, not the turn's answer) or deferred.
-    pub(super) fn first_prompt_answered(&mut self, session_id: &str, answer: &Value) -> bool {
-        let session = self.session(session_id);
-        if session.handoff != Some(Handoff::Waiting) {
-            return false;
-        }
-        let folded = zero_usage(answer);
-        session.handoff = Some(if folded { Handoff::Folded } else { Handoff::Deferred });
-        folded
-    }
-
     /// Puts an unconsumed message back at the head of its queue.
-    fn requeue(&mut self, op_id: OpId, must_prompt: bool) {
+    pub(super) fn requeue(&mut self, op_id: OpId, must_prompt: bool) {
         let Some(op) = self.ops.get_mut(&op_id) else { return };
         op.stage = Stage::Queued { must_prompt };
         let session_id = op.session_id.clone();

@@ -39,7 +39,7 @@ impl AcpEngine {
     /// ```
     pub fn initialized(&mut self, answer: &Value) {
         self.caps = Some(Capabilities::from_initialize(answer, self.allow_prompt_handoff));
-        self.steering_disabled = false;
+        self.refused.clear();
         self.touched.extend(self.sessions.keys().cloned());
         self.flush_changes();
     }
@@ -60,7 +60,8 @@ impl AcpEngine {
     }
 
     /// The app's `session/prompt` was answered (`{ stopReason, usage? }`).
-    /// Queued messages start once no prompt is open.
+    /// Queued messages start once no prompt is open; after `cancelled` they
+    /// are handed back instead (the user stopped the agent).
     ///
     /// ```
     /// # use renderer_steering::core::acp::AcpEngine;
@@ -73,6 +74,8 @@ impl AcpEngine {
         let session = self.session(session_id);
         session.open_prompts = session.open_prompts.saturating_sub(1);
         let superseded = self.first_prompt_answered(session_id, answer);
+        let cancelled = answer.get("stopReason").and_then(Value::as_str) == Some("cancelled");
+        self.prompt_ended(session_id, cancelled);
         self.touched.insert(session_id.into());
         self.pump(session_id, now);
         self.flush_changes();
@@ -101,7 +104,9 @@ impl AcpEngine {
         }
     }
 
-    /// The turn the agent started itself (`startedNewTurn`) has ended.
+    /// The turn the agent started itself (`startedNewTurn`) has ended. The
+    /// engine also ends it on its own when a prompt sent after that turn
+    /// began answers; this is for apps that learn it another way.
     ///
     /// ```
     /// # use renderer_steering::core::acp::AcpEngine;
@@ -110,6 +115,7 @@ impl AcpEngine {
     pub fn session_idle(&mut self, session_id: &str, now: u64) {
         if let Some(session) = self.sessions.get_mut(session_id) {
             session.unowned_turn = false;
+            session.older_prompts = 0;
             self.touched.insert(session_id.into());
             self.pump(session_id, now);
             self.flush_changes();

@@ -14,6 +14,7 @@ mod composer;
 mod engine;
 mod lifecycle;
 pub mod outcome;
+mod prompts;
 pub mod session;
 pub mod wire;
 

@@ -50,6 +50,16 @@ pub enum AcpOutcome {
         /// Trace.
         trace: Trace,
     },
+    /// Never sent: a prompt of the session ended `cancelled` (the user
+    /// stopped the agent) while it waited; its content is handed back.
+    HandedBack {
+        /// Why (`turnCancelled`).
+        reason: &'static str,
+        /// Its content, for the composer.
+        draft: Vec<Value>,
+        /// Trace.
+        trace: Trace,
+    },
     /// A pending inject was revoked; its content is handed back.
     Revoked {
         /// The revoked message.
@@ -82,7 +92,8 @@ pub enum SteerVerdict {
     PromptRequired,
     /// The agent started a turn itself.
     StartedNewTurn,
-    /// The method does not exist: steering is off for the connection; queue it.
+    /// The method does not exist: that path is off for the connection; the
+    /// message keeps its place and takes the next advertised path (or waits).
     Unsupported,
     /// Failed (with the draft handed back); never resent.
     Fail(Failure),
@@ -134,18 +145,20 @@ pub fn classify_steer(method: &str, answer: &HostAnswer, timeout_ms: Option<u64>
     }
 }
 
-/// True when a prompt answer reports no usage, or only zeros: the signature
-/// of a first prompt folded into a handoff steer.
+/// True when a prompt answer reports usage and every number in it is zero:
+/// the evidence claude-agent-acp gives for a first prompt folded into a
+/// handoff steer. An answer without usage is no evidence (read as deferred).
 ///
 /// ```
-/// use renderer_steering::core::acp::outcome::zero_usage;
-/// assert!(zero_usage(&serde_json::json!({"stopReason": "end_turn"})));
-/// assert!(!zero_usage(&serde_json::json!({"stopReason": "end_turn", "usage": {"outputTokens": 12}})));
+/// use renderer_steering::core::acp::outcome::folded_usage;
+/// assert!(folded_usage(&serde_json::json!({"stopReason": "end_turn", "usage": {"inputTokens": 0, "outputTokens": 0}})));
+/// assert!(!folded_usage(&serde_json::json!({"stopReason": "end_turn"})));
+/// assert!(!folded_usage(&serde_json::json!({"stopReason": "end_turn", "usage": {}})));
+/// assert!(!folded_usage(&serde_json::json!({"stopReason": "end_turn", "usage": {"outputTokens": 12}})));
 /// ```
-pub fn zero_usage(answer: &Value) -> bool {
+pub fn folded_usage(answer: &Value) -> bool {
     let usage = answer.get("usage").or_else(|| answer.get("_meta").and_then(|m| m.get("usage")));
-    match usage.and_then(Value::as_object) {
-        None => true,
-        Some(fields) => fields.values().all(|v| v.as_f64().is_none_or(|n| n == 0.0)),
-    }
+    let Some(fields) = usage.and_then(Value::as_object) else { return false };
+    let numbers: Vec<f64> = fields.values().filter_map(Value::as_f64).collect();
+    !numbers.is_empty() && numbers.iter().all(|n| *n == 0.0)
 }

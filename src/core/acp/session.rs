@@ -71,6 +71,9 @@ pub enum Handoff {
     Folded,
     /// The first prompt answered normally; the steer runs as its own turn.
     Deferred,
+    /// The steer prompt answered before the app's prompt (folded by answer
+    /// order); the app's prompt answer, when it comes, is superseded.
+    AnsweredFirst,
 }
 
 impl Handoff {
@@ -83,7 +86,7 @@ impl Handoff {
     pub fn as_str(self) -> &'static str {
         match self {
             Handoff::Deferred => "deferred",
-            Handoff::Waiting | Handoff::Folded => "folded",
+            Handoff::Waiting | Handoff::Folded | Handoff::AnsweredFirst => "folded",
         }
     }
 }
@@ -101,6 +104,8 @@ pub struct Session {
     pub open_prompts: u32,
     /// A turn started by the agent itself (`startedNewTurn`) that no request owns.
     pub unowned_turn: bool,
+    /// Prompts that were open when the unowned turn began (they answer first).
+    pub older_prompts: u32,
     /// The session was closed.
     pub closed: bool,
     /// Accepted injects not yet echoed as delivered: messageId -> content.

@@ -1,0 +1,128 @@
+#!/usr/bin/env node
+// The playground against a real agent: serves www/ and pkg/, starts the mock
+// model, and bridges each WebSocket /rpc connection of the page to a fresh
+// agent process over stdio (ws 8.18.3 from target/agents-cache).
+//   AGENT=codex|codex-acp|claude-acp node scripts/agents-bridge.mjs [--port N]
+// The page speaks the reference host's notification names; real agents'
+// notifications are forwarded as they are and, where the page has its own
+// name for the same event, also in the page's words (turn/started with its
+// input, tool calls, steered user messages, turn/completed; for ACP a
+// `turn_end` update after each prompt's answer). Every agent process is ended
+// by its process-group id when its socket closes or the bridge exits.
+import { createServer } from "node:http";
+import { readFile } from "node:fs/promises";
+import { createRequire } from "node:module";
+import { join, normalize, extname, sep } from "node:path";
+import { tmpdir } from "node:os";
+import { startMockModel } from "../tests/agents/mock-model.mjs";
+import { startCodex, startCodexAcp, startClaudeAcp, allowOnce, repo, cache, installed, removeHomes } from "../tests/agents/agents.mjs";
+
+const AGENTS = {
+  codex: { start: startCodex, mode: "stock&thread=thr-codex" },
+  "codex-acp": { start: startCodexAcp, mode: "acp-steering" },
+  "claude-acp": { start: startClaudeAcp, mode: "acp-handoff" },
+};
+const name = process.env.AGENT ?? "claude-acp";
+const agent = AGENTS[name];
+if (!agent) throw new Error(`AGENT must be one of ${Object.keys(AGENTS).join(", ")}`);
+if (!installed()) throw new Error(`agents missing in ${cache}: run bash scripts/agents-install.sh`);
+const isAcp = name !== "codex";
+const { WebSocketServer } = createRequire(join(cache, "package.json"))("ws");
+const portArg = process.argv.indexOf("--port");
+const port = portArg > 0 ? Number(process.argv[portArg + 1]) : 8080;
+
+const TYPES = { ".html": "text/html", ".js": "text/javascript", ".css": "text/css", ".wasm": "application/wasm", ".json": "application/json", ".ts": "text/plain" };
+async function serveFile(req, res) {
+  const url = new URL(req.url, "http://x");
+  const [root, rest] = url.pathname.startsWith("/pkg/") ? [join(repo, "pkg"), url.pathname.slice(5)] : [join(repo, "www"), url.pathname.slice(1) || "index.html"];
+  const file = normalize(join(root, rest));
+  if (!file.startsWith(root + sep)) return res.writeHead(403).end();
+  try {
+    const body = await readFile(file);
+    res.writeHead(200, { "content-type": TYPES[extname(file)] ?? "application/octet-stream" }).end(body);
+  } catch {
+    res.writeHead(404).end();
+  }
+}
+
+const model = await startMockModel({ toolSeconds: 8, toolWords: ["[tool]", "run the tests"] });
+const live = new Set();
+
+/** One page connection <-> one agent process. */
+async function bridge(socket) {
+  const send = (msg) => socket.readyState === 1 && socket.send(JSON.stringify({ jsonrpc: "2.0", ...msg }));
+  const state = { pageThread: "thr-codex", realThread: null, lastInput: [], turnText: new Map() };
+  const toPage = (value) => (state.realThread ? JSON.parse(JSON.stringify(value).replaceAll(state.realThread, state.pageThread)) : value);
+  const toAgent = (value) => (state.realThread ? JSON.parse(JSON.stringify(value).replaceAll(state.pageThread, state.realThread)) : value);
+  const rpc = agent.start(model.port, { onRequest: allowOnce, onNotification: (method, params) => notify(method, toPage(params)) });
+  live.add(rpc);
+  const ready = isAcp ? Promise.resolve() : codexSetup();
+  socket.on("close", () => stop(rpc));
+
+  async function codexSetup() {
+    await rpc.request("initialize", { clientInfo: { name: "playground-bridge", title: "playground bridge", version: "0" }, capabilities: { experimentalApi: true } });
+    rpc.notify("initialized", {});
+    state.realThread = (await rpc.request("thread/start", { cwd: tmpdir(), approvalPolicy: "never", sandbox: "danger-full-access" })).thread.id;
+  }
+
+  function notify(method, params) {
+    const { threadId, turnId, item } = params;
+    // Same name, more fields: sent once, with the fields the page reads added.
+    if (!isAcp && method === "turn/started") {
+      state.turnText.set(params.turn.id, JSON.stringify(state.lastInput));
+      return send({ method, params: { ...params, input: state.lastInput } });
+    }
+    if (!isAcp && method === "turn/completed") return send({ method, params: { ...params, turnId: params.turn.id, status: params.turn.status } });
+    send({ method, params });
+    if (isAcp) return;
+    if (method === "item/started" && item?.type === "commandExecution") {
+      send({ method: "item/toolCall/started", params: { threadId, turnId, callId: item.id, title: item.command } });
+    } else if (method === "item/completed" && item?.type === "commandExecution") {
+      send({ method: "item/toolCall/completed", params: { threadId, turnId, callId: item.id } });
+    } else if (method === "item/completed" && item?.type === "userMessage" && JSON.stringify(item.content.map(({ type, text }) => ({ type, text }))) !== state.turnText.get(turnId)) {
+      send({ method: "item/userMessage", params: { threadId, turnId, text: item.content.map((c) => c.text ?? "").join("") } });
+    }
+  }
+
+  socket.on("message", async (data) => {
+    let msg;
+    try { msg = JSON.parse(String(data)); } catch { return; }
+    await ready.catch(() => {});
+    let params = msg.params ?? {};
+    if (!isAcp && typeof params.threadId === "string" && params.threadId.startsWith("thr-")) state.pageThread = params.threadId;
+    params = toAgent(params);
+    if (msg.method === "session/new") params = { ...params, cwd: tmpdir() };
+    if (msg.method === "turn/start") state.lastInput = (params.input ?? []).map(({ type, text }) => ({ type, text }));
+    if (msg.id === undefined) return rpc.notify(msg.method, params);
+    try {
+      const result = toPage(await rpc.request(msg.method, params, { timeoutMs: 600_000 }));
+      send({ id: msg.id, result });
+      if (msg.method === "session/prompt") send({ method: "session/update", params: { sessionId: params.sessionId, update: { sessionUpdate: "turn_end", stopReason: result?.stopReason } } });
+    } catch (e) {
+      send({ id: msg.id, error: e?.code !== undefined ? { code: e.code, message: e.message, data: e.data } : { code: -32603, message: String(e?.message ?? e) } });
+    }
+  });
+}
+
+async function stop(rpc) {
+  live.delete(rpc);
+  await rpc.stop();
+}
+
+const server = createServer((req, res) => serveFile(req, res));
+const wss = new WebSocketServer({ server, path: "/rpc" });
+wss.on("connection", (socket) => bridge(socket).catch((e) => { console.error(e); socket.close(); }));
+server.listen(port, "127.0.0.1", () => {
+  const base = `http://127.0.0.1:${server.address().port}`;
+  console.log(`agent: ${name} (mock model on 127.0.0.1:${model.port})`);
+  console.log(`playground: ${base}/?mode=${agent.mode}&autoconnect=1`);
+});
+
+async function shutdown() {
+  await Promise.all([...live].map(stop));
+  removeHomes();
+  await model.close();
+  process.exit(0);
+}
+process.on("SIGINT", shutdown);
+process.on("SIGTERM", shutdown);

@@ -1,0 +1,104 @@
+//! What a `session/prompt` answer means: the app's own or ours (queued or
+//! handoff), fold vs defer, unowned turns ending, and a cancelled turn.
+
+use serde::Deserialize;
+use serde_json::Value;
+
+use super::capabilities::SteerPath;
+use super::engine::AcpEngine;
+use super::outcome::{after_write, folded_usage, AcpOutcome};
+use super::session::Handoff;
+use super::wire::PromptAnswer;
+use crate::core::action::{Action, OpId};
+use crate::core::error::Failure;
+use crate::core::requests::{HostAnswer, Pending};
+
+impl AcpEngine {
+    pub(super) fn on_prompt_answer(&mut self, op_id: OpId, handoff: bool, pending: Pending, answer: HostAnswer) {
+        let Some(op) = self.ops.get(&op_id) else { return };
+        let (session_id, trace) = (op.session_id.clone(), op.trace.clone());
+        let session = self.session(&session_id);
+        session.open_prompts = session.open_prompts.saturating_sub(1);
+        let fold = if handoff { session.handoff.take() } else { None };
+        if !handoff && !matches!(answer, HostAnswer::Result(_)) {
+            // An app-order first prompt that failed still ended: no evidence of folding.
+            self.first_prompt_answered(&session_id, &Value::Null);
+            self.prompt_ended(&session_id, false);
+        }
+        let value = match &answer {
+            HostAnswer::Result(value) => value.clone(),
+            HostAnswer::Error(e) if handoff && e.code == crate::core::json_rpc::METHOD_NOT_FOUND => {
+                // Provably undelivered: it falls back to an ordinary queued prompt.
+                self.refused.push(SteerPath::PromptHandoff);
+                return self.requeue(op_id, true);
+            }
+            other => return self.fail(op_id, after_write(pending.method, other, pending.timeout_ms)),
+        };
+        let superseded = !handoff && self.first_prompt_answered(&session_id, &value);
+        let outcome = match PromptAnswer::deserialize(&value) {
+            Err(e) => return self.fail(op_id, Failure::Malformed { method: pending.method.into(), detail: e.to_string() }),
+            Ok(a) if handoff => {
+                let session = self.session(&session_id);
+                if fold == Some(Handoff::Waiting) && session.open_prompts > 0 {
+                    // Answered before the app's prompt: folded by answer order;
+                    // that prompt's answer, when it comes, is superseded.
+                    session.handoff = Some(Handoff::AnsweredFirst);
+                }
+                AcpOutcome::HandedOff { handoff: fold.unwrap_or(Handoff::Waiting).as_str(), stop_reason: a.stop_reason, trace }
+            }
+            Ok(a) => AcpOutcome::Prompted { stop_reason: a.stop_reason, superseded, trace },
+        };
+        let cancelled = matches!(&outcome, AcpOutcome::Prompted { stop_reason, .. } | AcpOutcome::HandedOff { stop_reason, .. } if stop_reason == "cancelled");
+        self.succeed(op_id, outcome);
+        self.prompt_ended(&session_id, cancelled);
+    }
+
+    /// A prompt of the session (the app's or ours) answered. It ends an
+    /// unowned turn once every prompt older than that turn has answered; a
+    /// `cancelled` one hands back every message still waiting in the queue.
+    pub(super) fn prompt_ended(&mut self, session_id: &str, cancelled: bool) {
+        let session = self.session(session_id);
+        if session.unowned_turn {
+            if session.older_prompts > 0 {
+                session.older_prompts -= 1;
+            } else {
+                session.unowned_turn = false;
+            }
+        }
+        if cancelled {
+            self.hand_back_queue(session_id);
+        }
+    }
+
+    /// The user stopped the agent: nothing waiting starts a turn behind their
+    /// back. Each queued message resolves `handedBack` with its content.
+    fn hand_back_queue(&mut self, session_id: &str) {
+        for op_id in self.lanes.queued_ops(session_id) {
+            let Some(op) = self.ops.remove(&op_id) else { continue };
+            self.lanes.finish(session_id, op_id);
+            self.actions.push_back(Action::Retract { op: op_id });
+            let outcome = AcpOutcome::HandedBack { reason: "turnCancelled", draft: op.content, trace: op.trace };
+            self.actions.push_back(Action::Complete { op: op_id, result: Ok(outcome) });
+        }
+        self.touched.insert(session_id.into());
+    }
+
+    /// A first prompt answered while a handoff steer is open: folded (early,
+    /// with a usage report of only zeros, or after the steer prompt already
+    /// answered: superseded, not the turn's answer) or deferred.
+    pub(super) fn first_prompt_answered(&mut self, session_id: &str, answer: &Value) -> bool {
+        let session = self.session(session_id);
+        match session.handoff {
+            Some(Handoff::Waiting) => {
+                let folded = folded_usage(answer);
+                session.handoff = Some(if folded { Handoff::Folded } else { Handoff::Deferred });
+                folded
+            }
+            Some(Handoff::AnsweredFirst) => {
+                session.handoff = None;
+                true
+            }
+            _ => false,
+        }
+    }
+}

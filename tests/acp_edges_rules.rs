@@ -1,0 +1,188 @@
+//! The ACP edges of issue 12, each decided with the real agents' behaviour
+//! (`tests/agents/`): handoff answer order, fold evidence, `-32601` falling to
+//! the next advertised path, a cancelled turn, and unowned turns ending.
+#![cfg(not(target_arch = "wasm32"))]
+
+mod common;
+
+use common::run;
+use renderer_steering::core::acp::{AcpEngine, AcpOutcome, InputMode, SteerPath};
+use renderer_steering::core::requests::HostAnswer;
+use renderer_steering::core::{Action, OpId, RpcError, SteeringError, Timeouts};
+use serde_json::{json, Value};
+
+fn text(t: &str) -> Vec<Value> {
+    vec![json!({ "type": "text", "text": t })]
+}
+
+fn engine(init: Value, handoff: bool) -> AcpEngine {
+    let mut e = AcpEngine::new(Timeouts::default(), handoff);
+    e.initialized(&init);
+    e
+}
+
+/// claude-agent-acp 0.23.1's advertisement, with the handoff allowed.
+fn claude() -> AcpEngine {
+    engine(json!({ "agentCapabilities": { "_meta": { "claudeCode": { "promptQueueing": true } } } }), true)
+}
+
+fn done(log: &common::Log<AcpOutcome>, op: OpId) -> Option<Result<AcpOutcome, SteeringError>> {
+    match log.completion(op) {
+        Some(Action::Complete { result, .. }) => Some(result.clone()),
+        _ => None,
+    }
+}
+
+fn silent(_: &str, _: &Value) -> Option<HostAnswer> {
+    None
+}
+
+fn not_found() -> Option<HostAnswer> {
+    Some(HostAnswer::Error(RpcError::new(-32601, "Method not found")))
+}
+
+#[test]
+fn a_handoff_answered_before_the_apps_prompt_is_folded_and_that_prompt_is_superseded() {
+    let mut e = claude();
+    e.prompt_sent("s");
+    let op = e.send("s", text("x"), 0).unwrap();
+    let sent = run(&mut e, 0, silent);
+    e.handle_answer(sent.sent[0].id, HostAnswer::Result(json!({ "stopReason": "end_turn" })), 0);
+    let log = run(&mut e, 0, silent);
+    assert!(matches!(done(&log, op), Some(Ok(AcpOutcome::HandedOff { handoff: "folded", .. }))));
+    let verdict = e.prompt_answered("s", &json!({ "stopReason": "end_turn", "usage": { "outputTokens": 9 } }), 0);
+    assert!(verdict.superseded, "reported folded, so the app's later answer is not the turn's answer");
+    assert_eq!(e.composer("s").mode, InputMode::Idle);
+    assert_eq!(e.live_state(), 0);
+}
+
+#[test]
+fn an_answer_without_usage_is_no_evidence_of_folding() {
+    for answer in [json!({ "stopReason": "end_turn" }), json!({ "stopReason": "end_turn", "usage": {} }), json!({ "stopReason": "end_turn", "usage": null })] {
+        let mut e = claude();
+        e.prompt_sent("s");
+        let op = e.send("s", text("x"), 0).unwrap();
+        let sent = run(&mut e, 0, silent);
+        assert!(!e.prompt_answered("s", &answer, 0).superseded, "{answer}: the turn's real answer is not hidden");
+        e.handle_answer(sent.sent[0].id, HostAnswer::Result(json!({ "stopReason": "end_turn" })), 0);
+        let log = run(&mut e, 0, silent);
+        assert!(matches!(done(&log, op), Some(Ok(AcpOutcome::HandedOff { handoff: "deferred", .. }))), "{answer}");
+    }
+}
+
+#[test]
+fn zeroed_usage_as_claude_reports_it_is_folded() {
+    let mut e = claude();
+    e.prompt_sent("s");
+    e.send("s", text("x"), 0).unwrap();
+    run(&mut e, 0, silent);
+    let early = json!({ "stopReason": "end_turn", "usage": { "inputTokens": 0, "outputTokens": 0, "cachedReadTokens": 0, "cachedWriteTokens": 0, "totalTokens": 0 } });
+    assert!(e.prompt_answered("s", &early, 0).superseded);
+}
+
+#[test]
+fn method_not_found_on_inject_falls_to_the_steering_extension() {
+    let init = json!({ "_meta": { "steering": { "supported": true } },
+        "agentCapabilities": { "session": { "inject": { "modes": ["steer"] } } } });
+    let mut e = engine(init, false);
+    e.prompt_sent("s");
+    let op = e.send("s", text("x"), 0).unwrap();
+    let log = run(&mut e, 0, |m, _| if m == "session/inject" { not_found() } else { Some(HostAnswer::Result(json!({ "outcome": "injected" }))) });
+    assert_eq!(log.methods(), ["session/inject", "_session/steering"]);
+    assert_eq!(log.sent[1].params["prompt"], json!(text("x")), "the same message, unchanged");
+    assert!(matches!(done(&log, op), Some(Ok(AcpOutcome::Injected { message_id: None, .. }))));
+    assert_eq!(e.path(), SteerPath::SteeringExtension);
+    assert_eq!(e.composer("s").mode, InputMode::Direct, "steering stays on");
+    e.send("s", text("y"), 0).unwrap();
+    assert_eq!(run(&mut e, 0, silent).methods(), ["_session/steering"], "inject is not tried again");
+}
+
+#[test]
+fn method_not_found_on_every_advertised_path_ends_in_the_queue() {
+    let init = json!({ "_meta": { "steering": { "supported": true } },
+        "agentCapabilities": { "session": { "inject": { "modes": ["steer"] } }, "_meta": { "claudeCode": { "promptQueueing": true } } } });
+    let mut e = engine(init, true);
+    e.prompt_sent("s");
+    let op = e.send("s", text("x"), 0).unwrap();
+    let log = run(&mut e, 0, |m, _| if m == "session/prompt" { None } else { not_found() });
+    assert_eq!(log.methods(), ["session/inject", "_session/steering", "session/prompt"]);
+    assert_eq!(e.path(), SteerPath::PromptHandoff);
+    e.handle_answer(log.sent[2].id, HostAnswer::Error(RpcError::new(-32601, "Method not found")), 0);
+    assert!(done(&run(&mut e, 0, silent), op).is_none(), "provably undelivered: still queued");
+    assert_eq!(e.path(), SteerPath::Queue);
+    e.initialized(&json!({ "agentCapabilities": { "session": { "inject": { "modes": ["steer"] } } } }));
+    assert_eq!(e.path(), SteerPath::Inject { replace: false }, "a new connection starts afresh");
+}
+
+#[test]
+fn a_cancelled_turn_hands_back_a_prompt_required_message_instead_of_starting_a_turn() {
+    let mut e = engine(json!({ "_meta": { "steering": { "supported": true } } }), false);
+    e.prompt_sent("s");
+    let op = e.send("s", text("x"), 0).unwrap();
+    run(&mut e, 0, |_, _| Some(HostAnswer::Result(json!({ "outcome": "promptRequired", "reason": "noRunningTurn" }))));
+    e.prompt_answered("s", &json!({ "stopReason": "cancelled" }), 0);
+    let log = run(&mut e, 0, silent);
+    assert!(log.sent.is_empty(), "no turn behind the user's back");
+    assert!(log.has_retract(), "the queued chip goes away");
+    match done(&log, op) {
+        Some(Ok(AcpOutcome::HandedBack { reason: "turnCancelled", draft, .. })) => assert_eq!(draft, text("x")),
+        other => panic!("expected handedBack, got {other:?}"),
+    }
+    assert_eq!(e.composer("s").mode, InputMode::Idle);
+    assert_eq!(e.live_state(), 0);
+}
+
+#[test]
+fn a_cancelled_turn_hands_back_every_queued_message_and_the_next_turn_is_the_users() {
+    let mut e = engine(json!({ "agentCapabilities": {} }), false);
+    e.prompt_sent("s");
+    let a = e.send("s", text("a"), 0).unwrap();
+    let b = e.send("s", text("b"), 0).unwrap();
+    e.prompt_answered("s", &json!({ "stopReason": "cancelled" }), 0);
+    let log = run(&mut e, 0, silent);
+    assert!(log.sent.is_empty());
+    assert!(matches!(done(&log, a), Some(Ok(AcpOutcome::HandedBack { .. }))));
+    assert!(matches!(done(&log, b), Some(Ok(AcpOutcome::HandedBack { .. }))));
+    e.prompt_sent("s");
+    e.send("s", text("c"), 0).unwrap();
+    e.prompt_answered("s", &json!({ "stopReason": "end_turn" }), 0);
+    assert_eq!(run(&mut e, 0, silent).methods(), ["session/prompt"], "an ordinary end still sends the queue");
+}
+
+#[test]
+fn an_unowned_turn_ends_when_a_prompt_sent_after_it_answers() {
+    let mut e = engine(json!({ "agentCapabilities": { "_meta": { "steering": { "supported": true } } } }), false);
+    e.prompt_sent("s");
+    let op = e.send("s", text("x"), 0).unwrap();
+    let log = run(&mut e, 0, |_, _| Some(HostAnswer::Result(json!({ "outcome": "startedNewTurn" }))));
+    assert!(matches!(done(&log, op), Some(Ok(AcpOutcome::StartedNewTurn { .. }))));
+    e.prompt_answered("s", &json!({ "stopReason": "end_turn" }), 0);
+    assert_eq!(e.composer("s").mode, InputMode::Direct, "the older prompt's answer does not end it");
+    e.prompt_sent("s");
+    e.prompt_answered("s", &json!({ "stopReason": "end_turn" }), 0);
+    assert_eq!(e.composer("s").mode, InputMode::Idle, "an answer to a later prompt means the unowned turn is over");
+    assert_eq!(e.live_state(), 0, "no sessionIdle needed");
+}
+
+#[test]
+fn an_unowned_turn_ends_when_our_own_later_prompt_answers() {
+    let init = json!({ "_meta": { "steering": { "supported": true } }, "agentCapabilities": { "_meta": { "claudeCode": { "promptQueueing": true } } } });
+    let mut e = engine(init, true);
+    e.send("s", text("x"), 0).unwrap();
+    let log = run(&mut e, 0, silent);
+    e.handle_answer(log.sent[0].id, HostAnswer::Result(json!({ "stopReason": "end_turn" })), 0);
+    e.prompt_sent("s");
+    let op = e.send("s", text("y"), 0).unwrap();
+    let log = run(&mut e, 0, |_, _| Some(HostAnswer::Result(json!({ "outcome": "startedNewTurn" }))));
+    assert!(matches!(done(&log, op), Some(Ok(AcpOutcome::StartedNewTurn { .. }))));
+    e.prompt_answered("s", &json!({ "stopReason": "end_turn" }), 0);
+    // Steering via the extension answers -32601 from now on: the unowned turn
+    // is steered by handoff, and that prompt's answer ends it.
+    let z = e.send("s", text("z"), 0).unwrap();
+    let log = run(&mut e, 0, |m, _| if m == "_session/steering" { not_found() } else { None });
+    assert_eq!(log.methods(), ["_session/steering", "session/prompt"]);
+    e.handle_answer(log.sent[1].id, HostAnswer::Result(json!({ "stopReason": "end_turn" })), 0);
+    assert!(matches!(done(&run(&mut e, 0, silent), z), Some(Ok(AcpOutcome::HandedOff { .. }))));
+    assert_eq!(e.composer("s").mode, InputMode::Idle);
+    assert_eq!(e.live_state(), 0);
+}

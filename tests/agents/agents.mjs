@@ -1,0 +1,76 @@
+// Starts the pinned real agents (installed by scripts/agents-install.sh into
+// target/agents-cache) behind the mock model, each in a fresh temp home.
+import { mkdtempSync, writeFileSync, existsSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, dirname } from "node:path";
+import { fileURLToPath } from "node:url";
+import { StdioRpc } from "./stdio-rpc.mjs";
+
+export const repo = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
+export const cache = process.env.AGENTS_CACHE ?? join(repo, "target", "agents-cache");
+const modules = join(cache, "node_modules");
+
+export const binaries = {
+  codex: join(modules, "@openai/codex-linux-x64/vendor/x86_64-unknown-linux-musl/bin/codex"),
+  codexAcp: join(modules, "@zed-industries/codex-acp-linux-x64/bin/codex-acp"),
+  claudeAcp: join(modules, "@zed-industries/claude-agent-acp/dist/index.js"),
+};
+
+export function installed() {
+  return Object.values(binaries).every((b) => existsSync(b));
+}
+
+const homes = [];
+function home(prefix) {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  homes.push(dir);
+  return dir;
+}
+
+export function removeHomes() {
+  for (const dir of homes.splice(0)) rmSync(dir, { recursive: true, force: true });
+}
+
+function codexHome(port) {
+  const dir = home("agents-codex-");
+  writeFileSync(join(dir, "config.toml"), [
+    'model = "mock-model"', 'model_provider = "mock"', 'approval_policy = "never"', 'sandbox_mode = "danger-full-access"', "",
+    "[model_providers.mock]", 'name = "mock"', `base_url = "http://127.0.0.1:${port}/v1"`, 'wire_api = "responses"',
+    "request_max_retries = 0", "stream_max_retries = 0", "",
+  ].join("\n"));
+  return dir;
+}
+
+const baseEnv = () => ({ PATH: process.env.PATH, LANG: "C.UTF-8", RUST_LOG: "error" });
+
+/** Codex app-server over stdio (the stock host: `thread/read` native check). */
+export function startCodex(port, handlers) {
+  const env = { ...baseEnv(), HOME: home("agents-home-"), CODEX_HOME: codexHome(port) };
+  return new StdioRpc(binaries.codex, ["app-server"], { ...handlers, env, cwd: env.HOME });
+}
+
+/** codex-acp: the binary itself (the Node wrapper would leave it running). */
+export function startCodexAcp(port, handlers) {
+  const env = { ...baseEnv(), HOME: home("agents-home-"), CODEX_HOME: codexHome(port) };
+  return new StdioRpc(binaries.codexAcp, [], { ...handlers, env, cwd: env.HOME });
+}
+
+/** claude-agent-acp (runs the bundled Claude Code CLI with Node). */
+export function startClaudeAcp(port, handlers) {
+  const h = home("agents-claude-");
+  const env = {
+    ...baseEnv(), HOME: h, CLAUDE_CONFIG_DIR: join(h, ".claude"), ANTHROPIC_BASE_URL: `http://127.0.0.1:${port}`,
+    ANTHROPIC_API_KEY: "mock-key", IS_SANDBOX: "1", DISABLE_TELEMETRY: "1", DISABLE_AUTOUPDATER: "1",
+    DISABLE_ERROR_REPORTING: "1", CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: "1",
+  };
+  return new StdioRpc(process.execPath, [binaries.claudeAcp], { ...handlers, env, cwd: h });
+}
+
+/** Answers an ACP permission request with its allow_once option. */
+export function allowOnce(method, params) {
+  if (method === "session/request_permission") {
+    const option = params.options.find((o) => o.kind === "allow_once") ?? params.options[0];
+    return Promise.resolve({ outcome: { outcome: "selected", optionId: option.optionId } });
+  }
+  return Promise.reject({ code: -32601, message: `Method not found: ${method}` });
+}

@@ -1,0 +1,17 @@
+// The real-agents layer: Codex app-server, claude-agent-acp and codex-acp
+// from npm (pinned; scripts/agents-install.sh), each behind a mock model on
+// 127.0.0.1, driven through the packed package's own classes over stdio.
+// Prints one table: agent, scenario, path, round trips, outcome, ms, and how
+// many times the model saw the message.
+import { after } from "node:test";
+import { installed, cache, removeHomes } from "./agents.mjs";
+import { printTable } from "./harness.mjs";
+
+if (!installed()) throw new Error(`agents missing in ${cache}: run bash scripts/agents-install.sh`);
+after(() => {
+  printTable();
+  removeHomes();
+});
+await import("./codex.scenarios.mjs");
+await import("./claude.scenarios.mjs");
+await import("./codexacp.scenarios.mjs");

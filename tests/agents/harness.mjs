@@ -1,0 +1,81 @@
+// Shared pieces of the real-agents layer: the packed package, time caps, the
+// table, and an ACP "app" that owns its prompts and feeds the package.
+import { packAndInstall } from "../node/pack.mjs";
+
+export const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+let api;
+/** The package as a user gets it: `npm pack`, installed into an empty project. */
+export async function pkg() {
+  if (!api) {
+    api = await import(packAndInstall().entry);
+    await api.init();
+  }
+  return api;
+}
+
+/** `promise`, or a rejection naming the step once `ms` passed. */
+export function within(ms, promise, step) {
+  let timer;
+  const cap = new Promise((_, reject) => { timer = setTimeout(() => reject(new Error(`step "${step}" exceeded ${ms} ms`)), ms); });
+  return Promise.race([promise, cap]).finally(() => clearTimeout(timer));
+}
+
+/** Polls `pred` every 50 ms, for at most `ms`. */
+export async function waitFor(pred, step, ms = 20_000) {
+  const start = Date.now();
+  while (!pred()) {
+    if (Date.now() - start > ms) throw new Error(`step "${step}" not reached within ${ms} ms`);
+    await sleep(50);
+  }
+}
+
+/** Settles to `{ ok, value }` / `{ ok: false, error }` so a row is recorded before asserting. */
+export const settle = (p) => p.then((value) => ({ ok: true, value }), (error) => ({ ok: false, error }));
+
+export const rows = [];
+/** One table row: agent, scenario, path taken, round trips, outcome, ms, model saw the message. */
+export function record(row) {
+  rows.push(row);
+}
+
+export function printTable() {
+  const cols = [["agent", 18], ["scenario", 44], ["path", 20], ["round trips", 12], ["outcome", 40], ["ms", 7], ["model saw", 9]];
+  const line = (cells) => cells.map((c, i) => String(c ?? "-").padEnd(cols[i][1])).join(" ").trimEnd();
+  console.log("\n" + line(cols.map((c) => c[0])));
+  for (const r of rows) console.log(line([r.agent, r.scenario, r.path, r.roundTrips, r.outcome, r.ms, r.saw]));
+}
+
+/** A marker no model request carries unless this message reached the model. */
+export const marker = (name) => `STEER-${name}-${Math.random().toString(36).slice(2, 8)}`;
+export const text = (t) => [{ type: "text", text: t }];
+
+/**
+ * An ACP client the way an app is: it sends its own prompts over `rpc` and
+ * tells `steering` (an AcpSteering of the package) about them; every request
+ * the package makes goes through `rpc` too and is counted.
+ */
+export function acpApp(rpc, steering) {
+  const app = {
+    steering,
+    packageSent: [],
+    answers: [],
+    async prompt(sessionId, words) {
+      steering.promptSent(sessionId);
+      const answer = await rpc.request("session/prompt", { sessionId, prompt: text(words) }, { timeoutMs: 120_000 });
+      const at = Date.now();
+      const verdict = steering.promptAnswered(sessionId, answer);
+      app.answers.push({ answer, verdict, at });
+      return { answer, verdict };
+    },
+  };
+  return app;
+}
+
+/** The `request` function handed to the package: through `rpc`, recorded in `log`. */
+export function packageRequest(rpc, log, timeoutMs = 120_000) {
+  return (method, params, options) => {
+    log.push({ method, params, at: Date.now() });
+    return rpc.request(method, params, { timeoutMs: (options?.timeoutMs ?? timeoutMs) + 5_000 });
+  };
+}

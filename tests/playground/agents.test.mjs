@@ -1,0 +1,72 @@
+// The playground against the real agents (scripts/agents-bridge.mjs: the page
+// <-> WebSocket <-> the agent's stdio, behind the mock model): start a turn
+// that runs a tool, steer it from the composer, screenshot each agent.
+import { test, before, after } from "node:test";
+import assert from "node:assert/strict";
+import { spawn, execFileSync } from "node:child_process";
+import { join } from "node:path";
+import { repo, startBrowser, open, steer, shot } from "./harness.mjs";
+
+let browser;
+before(async () => {
+  execFileSync("bash", [join(repo, "scripts", "agents-install.sh")], { stdio: "pipe" });
+  browser = await startBrowser();
+});
+after(async () => {
+  await browser?.close();
+});
+
+/** Starts the bridge for `agent`; resolves with its page URL and a stop(). */
+async function startBridge(agent) {
+  const child = spawn(process.execPath, [join(repo, "scripts", "agents-bridge.mjs"), "--port", "0"], {
+    env: { ...process.env, AGENT: agent }, stdio: ["ignore", "pipe", "inherit"],
+  });
+  const url = await new Promise((resolve, reject) => {
+    let seen = "";
+    const timer = setTimeout(() => reject(new Error("bridge did not start in 15 s")), 15_000);
+    child.stdout.on("data", (chunk) => {
+      seen += chunk;
+      const match = seen.match(/playground: (http:\/\/127\.0\.0\.1:\d+)\/\?(\S+)/);
+      if (match) { clearTimeout(timer); resolve({ base: match[1], params: match[2].replace("&autoconnect=1", "") }); }
+    });
+    child.on("exit", (code) => reject(new Error(`bridge exited with ${code}`)));
+  });
+  const stop = () => new Promise((resolve) => {
+    if (child.exitCode !== null) return resolve();
+    child.on("exit", resolve);
+    child.kill("SIGTERM");
+  });
+  return { ...url, stop };
+}
+
+const cases = [
+  // agent, what the package does with it, what the page shows when it is done
+  ["codex", "official", 'body[data-last-delivery="official"]'],
+  ["claude-acp", "handedOff (folded)", 'body[data-last-delivery="handedOff"]'],
+  ["codex-acp", "queued, then prompted", 'body[data-last-delivery="prompted"]'],
+];
+
+for (const [agent, expected, done] of cases) {
+  test(`real ${agent}: a steer from the composer during a tool call -> ${expected}`, async () => {
+    const bridge = await startBridge(agent);
+    try {
+      const page = await open(browser, bridge.base, bridge.params);
+      await page.click("#start");
+      await page.waitForSelector(".turn.running .tool.running", { timeout: 30_000 });
+      await steer(page, "use pnpm instead");
+      if (agent === "codex-acp") {
+        await page.waitForSelector(".chip", { timeout: 5_000 });
+        await shot(page, `agent-${agent}-queued`);
+      }
+      await page.waitForSelector(done, { timeout: 45_000 });
+      await page.waitForTimeout(500);
+      await shot(page, `agent-${agent}`);
+      assert.match(await page.locator("#trace").textContent(), /✓/);
+      assert.ok((await page.locator("#wire li").count()) > 0);
+      assert.deepEqual(page.errors, []);
+      await page.close();
+    } finally {
+      await bridge.stop();
+    }
+  });
+}
