@@ -103,7 +103,7 @@ before(async () => {
   server = createServer((req, res) => { serve(req, res).catch(() => res.writeHead(500).end()); });
   await new Promise((r) => server.listen(0, "127.0.0.1", r));
   base = `http://127.0.0.1:${server.address().port}`;
-  browser = await chromium.launch({ executablePath: "/usr/bin/chromium", args: CHROMIUM_FLAGS });
+  browser = await chromium.launch({ executablePath: "/usr/bin/chromium", args: [...CHROMIUM_FLAGS, "--js-flags=--expose-gc"] });
   const pending = [...SELECTED];
   const running = new Map();
   const next = () => {

@@ -39,19 +39,19 @@ const pad = (s, n) => String(s).padEnd(n);
 export function table(title, results) {
   const lines = [
     `hostile inputs in ${title} (scale ${SCALE})`,
-    `${pad("class", 12)}${pad("inputs", 9)}${pad("failures", 10)}${pad("poisonings", 12)}${pad("wasm pages", 12)}${pad("externref table", 17)}${pad("bad timers", 12)}${pad("ms", 8)}what`,
+    `${pad("class", 12)}${pad("inputs", 9)}${pad("failures", 10)}${pad("poisonings", 12)}${pad("wasm pages", 12)}${pad("externref table (live)", 28)}${pad("bad timers", 12)}${pad("ms", 8)}what`,
   ];
   let inputs = 0, failures = 0, poisonings = 0;
   for (const r of results) {
     if (r.crashed) {
-      lines.push(`${pad(r.name, 12)}${pad(r.inputs ?? "?", 9)}${pad("CRASH", 10)}${pad(r.poisonings ?? "?", 12)}${pad("?", 12)}${pad("?", 17)}${pad("?", 12)}${pad(r.ms ?? "?", 8)}${r.crashed}`);
+      lines.push(`${pad(r.name, 12)}${pad(r.inputs ?? "?", 9)}${pad("CRASH", 10)}${pad(r.poisonings ?? "?", 12)}${pad("?", 12)}${pad("?", 28)}${pad("?", 12)}${pad(r.ms ?? "?", 8)}${r.crashed}`);
       failures += 1;
       continue;
     }
     inputs += r.inputs;
     failures += r.failureCount;
     poisonings += r.poisonings;
-    lines.push(`${pad(r.name, 12)}${pad(r.inputs, 9)}${pad(r.failureCount, 10)}${pad(r.poisonings, 12)}${pad(`${r.pages[0]} -> ${r.pages[1]}`, 12)}${pad(`${r.table[0]} -> ${r.table[1]}`, 17)}${pad(r.badTimers, 12)}${pad(r.ms, 8)}${r.about}`);
+    lines.push(`${pad(r.name, 12)}${pad(r.inputs, 9)}${pad(r.failureCount, 10)}${pad(r.poisonings, 12)}${pad(`${r.pages[0]} -> ${r.pages[1]}`, 12)}${pad(`${r.table[0]} -> ${r.table[1]} (${r.live[0]} -> ${r.live[1]})`, 28)}${pad(r.badTimers, 12)}${pad(r.ms, 8)}${r.about}`);
   }
   lines.push(`${pad("total", 12)}${pad(inputs, 9)}${pad(failures, 10)}${pad(poisonings, 12)}`);
   return lines;
@@ -60,5 +60,5 @@ export function table(title, results) {
 /** A readable account of one failed class for the assertion message. */
 export function explain(r) {
   if (r.crashed) return `${r.name}: ${r.crashed}\n  last progress: ${JSON.stringify(r.progress ?? null)}\n  ${(r.stderr ?? "").split("\n").slice(-8).join("\n  ")}`;
-  return [`${r.name}: ${r.failureCount} failures, poisoned: ${r.poisoned ?? "no"}, pages ${r.pages.join(" -> ")}, table ${r.table.join(" -> ")}`, ...r.failures.map((f) => `  ${f}`)].join("\n");
+  return [`${r.name}: ${r.failureCount} failures, poisoned: ${r.poisoned ?? "no"}, pages ${r.pages.join(" -> ")}, table ${r.table.join(" -> ")}, live slots ${r.live.join(" -> ")}`, ...r.failures.map((f) => `  ${f}`)].join("\n");
 }

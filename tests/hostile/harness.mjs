@@ -11,7 +11,7 @@ export const BOUND = { decide: 150, steer: 200, acp: 100, desktop: 250 };
 /** Cap on every promise: its bound + 1 s. */
 export const cap = (bound) => bound + 1000;
 /** Growth allowed after the warm-up (a constant, not per input). */
-export const FLAT = { pages: 16, table: 512 };
+export const FLAT = { pages: 16, live: 64 };
 
 export const CALLER_KINDS = ["invalidInput", "draftTooLarge"];
 export const HOST_KINDS = ["malformedAnswer", "host", "transport", "timeout", "outcomeUnknown", "ambiguous", "ownershipUnknown"];
@@ -39,6 +39,14 @@ export function watchTimers() {
   };
   wrapped.__hostileWatch = true;
   globalThis.setTimeout = wrapped;
+}
+
+/** Lets pending finalizers run (Node with --expose-gc, Chromium with --js-flags=--expose-gc) before a reading. */
+export async function quiesce() {
+  for (let i = 0; i < 2; i++) {
+    if (typeof globalThis.gc === "function") globalThis.gc();
+    await sleep(20);
+  }
 }
 
 /** One class's record: inputs, failures grouped by place and message, poisoning. */
@@ -120,16 +128,24 @@ export function launch(t, where, fn, exp) {
     (value) => {
       rec.settled = true;
       rec.value = value;
+      tookTooLong(t, where, rec.started, exp);
       t.outcome("resolved");
       if (exp.mustReject) t.fail(where, "resolved; expected a SteeringError");
       else if (exp.onResolve) exp.onResolve(value);
     },
     (e) => {
       rec.settled = true;
+      tookTooLong(t, where, rec.started, exp);
       checkRejection(t, where, e, exp);
     },
   );
   return rec;
+}
+
+/** exp.maxMs: refusing an oversized input must take time proportional to the limit, not to the input. */
+function tookTooLong(t, where, started, exp) {
+  const ms = Date.now() - started;
+  if (exp.maxMs !== undefined && ms > exp.maxMs) t.fail(where, `took more than ${exp.maxMs} ms (time proportional to the input, not to the limit)`);
 }
 
 /** Waits until every launched promise settled or its cap passed; reports the rest. */
@@ -150,12 +166,15 @@ export async function settleAll(t, recs) {
  */
 export function sync(t, where, fn, exp = {}) {
   t.inputs++;
+  const started = Date.now();
   try {
     const value = fn();
+    tookTooLong(t, where, started, exp);
     if (exp.mustThrow) t.fail(where, `accepted; expected an Error${exp.mention ? ` mentioning ${exp.mention}` : ""}`);
     t.outcome("returned");
     return { ok: true, value };
   } catch (e) {
+    tookTooLong(t, where, started, exp);
     checkThrown(t, where, e, exp);
     return { ok: false, error: e };
   }
@@ -173,7 +192,7 @@ export function checkThrown(t, where, e, exp = {}) {
   const message = safeGet(e, "message");
   if (typeof message !== "string" || message.trim() === "") return t.fail(where, "threw an Error with no message");
   if (/memory access out of bounds|unreachable|recursion|already (mutably )?borrowed/i.test(message)) t.fail(where, `threw an engine fault (${describe(e)})`);
-  if (exp.mention && !message.includes(exp.mention)) t.fail(where, `Error does not mention ${exp.mention} (${message.slice(0, 100)})`);
+  if (exp.mention && !(message.includes(exp.mention) || (exp.orMention && exp.orMention.test(message)))) t.fail(where, `Error does not mention ${exp.mention} (${message.slice(0, 100)})`);
 }
 
 /** Is the module still usable? null when yes, otherwise what failed. */
@@ -235,6 +254,17 @@ export function wasmParts(initResult) {
     how,
     pages: () => (memory ? memory.buffer.byteLength / 65536 : NaN),
     table: () => (table ? table[1].length : NaN),
+    /** Slots holding a value (wasm-bindgen empties a slot when it frees it). */
+    live: () => {
+      if (!table) return NaN;
+      const t = table[1];
+      let n = 0;
+      for (let i = 0; i < t.length; i++) {
+        const v = t.get(i);
+        if (v !== undefined && v !== null) n++;
+      }
+      return n;
+    },
   };
 }
 

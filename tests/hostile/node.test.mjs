@@ -14,7 +14,7 @@ let queue;
 function runChild(name) {
   return new Promise((resolve) => {
     const started = Date.now();
-    const p = spawn(process.execPath, ["--max-old-space-size=4096", child, pkg.entry, name, String(SCALE)], { stdio: ["ignore", "pipe", "pipe"] });
+    const p = spawn(process.execPath, ["--max-old-space-size=4096", "--expose-gc", child, pkg.entry, name, String(SCALE)], { stdio: ["ignore", "pipe", "pipe"] });
     let out = "", err = "", progress = null, result = null;
     p.stdout.on("data", (d) => {
       out += d;
