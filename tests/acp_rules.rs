@@ -140,7 +140,7 @@ fn started_new_turn_is_never_resent_and_the_session_stays_busy_until_idle() {
 }
 
 #[test]
-fn failed_unknown_unreadable_timeout_and_transport_are_ambiguous_and_never_resent() {
+fn failed_unknown_unreadable_timeout_and_transport_are_outcome_unknown_and_never_resent() {
     let answers = [
         HostAnswer::Result(json!({ "outcome": "failed" })),
         HostAnswer::Result(json!({ "outcome": "teleported" })),
@@ -162,7 +162,7 @@ fn failed_unknown_unreadable_timeout_and_transport_are_ambiguous_and_never_resen
         }
         let log = run(&mut e, 0, silent);
         let error = done(&log, op).unwrap().unwrap_err();
-        assert_eq!(error.failure.kind(), "ambiguous", "{answer:?}");
+        assert_eq!(error.failure.kind(), "outcomeUnknown", "{answer:?}");
         assert_eq!(error.draft, text("keep"));
         assert!(log.sent.is_empty(), "never auto-resent: {answer:?}");
         e.prompt_answered("s", &json!({ "stopReason": "end_turn" }), 0);
@@ -436,7 +436,7 @@ fn a_closed_connection_hands_every_draft_back() {
     let b = e.send("s", text("b"), 0).unwrap();
     e.connection_closed();
     let log = run(&mut e, 0, silent);
-    assert_eq!(done(&log, a).unwrap().unwrap_err().failure.kind(), "ambiguous");
+    assert_eq!(done(&log, a).unwrap().unwrap_err().failure.kind(), "outcomeUnknown");
     assert_eq!(done(&log, b).unwrap().unwrap_err().failure.kind(), "unavailable");
     assert_eq!(e.composer("s").mode, InputMode::Unavailable);
 }

@@ -19,6 +19,15 @@ fn steer(thread: &str, text: &str) -> SteerRequest {
     r
 }
 
+/// A steer with a message id of its own (a new message each call: a
+/// delivered id is never sent again).
+fn fresh(thread: &str, text: &str) -> SteerRequest {
+    static NEXT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+    let mut r = steer(thread, text);
+    r.client_user_message_id = Some(format!("msg-{}", NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed)));
+    r
+}
+
 fn outcome(log: &common::Log<CodexhostOutcome>, op: OpId) -> Result<renderer_steering::core::codexhost::SteerOutcome, SteeringError> {
     match log.completion(op) {
         Some(Action::Complete { result: Ok(CodexhostOutcome::Steered(o)), .. }) => Ok(o.clone()),
@@ -289,14 +298,15 @@ fn malformed_decisions_fail_closed_without_a_steer() {
 }
 
 #[test]
-fn malformed_steer_answers_retract_and_hand_the_draft_back() {
+fn malformed_steer_answers_are_outcome_unknown_never_retracted() {
     for answer in [json!({}), json!({"turnId": ""}), json!({"turnId": 4}), json!(null), json!({"turnId": "t", "delivery": "official"})] {
         let mut e = engine();
         let op = e.steer(steer("t", "x"), 0).unwrap().op();
         let log = run(&mut e, 0, |m, _| if m == "turn/steer" { ok(answer.clone()) } else { ok(json!({"delivery": "activeTurn"})) });
         let error = outcome(&log, op).unwrap_err();
-        assert_eq!(error.failure.kind(), "malformedAnswer", "{answer}");
-        assert!(log.has_retract());
+        assert_eq!(error.failure.kind(), "outcomeUnknown", "{answer}: a result came, the host may have applied it");
+        assert!(!log.has_retract());
+        assert_eq!(error.draft, vec![json!({"type": "text", "text": "x"})]);
     }
 }
 
@@ -351,16 +361,16 @@ fn dispose_rejects_decisions_in_progress_and_sends_nothing_more() {
 fn codex_owned_threads_are_never_probed_again_external_ones_inspect_every_time() {
     let mut e = engine();
     for _ in 0..2 {
-        e.steer(steer("codex", "x"), 0).unwrap();
+        e.steer(fresh("codex", "x"), 0).unwrap();
         run(&mut e, 0, new_host("official"));
     }
-    let op = e.steer(steer("codex", "x"), 0).unwrap().op();
+    let op = e.steer(fresh("codex", "x"), 0).unwrap().op();
     let log = run(&mut e, 0, new_host("official"));
     assert_eq!(log.methods(), ["turn/steer"]);
     let o = outcome(&log, op).unwrap();
     assert_eq!((o.trace.round_trips_before_steer, o.trace.path), (0, Some("cachedOwner")));
     for _ in 0..2 {
-        e.steer(steer("ext", "x"), 0).unwrap();
+        e.steer(fresh("ext", "x"), 0).unwrap();
         let log = run(&mut e, 0, new_host("activeTurn"));
         assert_eq!(log.methods(), ["codexhost/thread/steering/inspect", "turn/steer"]);
     }
@@ -409,8 +419,8 @@ fn the_steer_bound_defaults_to_30s_and_yields_to_request_options() {
     assert_eq!(log.sent[1].timeout_ms, Some(1_234));
     e.handle_timeout(1_234);
     let after = run(&mut e, 1_234, |_, _| None);
-    assert!(after.has_retract());
-    assert!(after.actions.iter().any(|a| matches!(a, Action::Complete { result: Err(e), .. } if e.failure.kind() == "timeout")));
+    assert!(!after.has_retract(), "it may have been delivered");
+    assert!(after.actions.iter().any(|a| matches!(a, Action::Complete { result: Err(e), .. } if e.failure.kind() == "outcomeUnknown")));
 }
 
 #[test]
@@ -465,13 +475,13 @@ fn the_owner_cache_is_bounded_oldest_first() {
     use renderer_steering::core::codexhost::decision::OWNER_CACHE;
     let mut e = engine();
     for i in 0..OWNER_CACHE + 10 {
-        e.steer(steer(&format!("t{i}"), "x"), 0).unwrap();
+        e.steer(fresh(&format!("t{i}"), "x"), 0).unwrap();
         run(&mut e, 0, new_host("official"));
     }
     assert_eq!(e.remembered_owners(), OWNER_CACHE);
-    e.steer(steer("t0", "x"), 0).unwrap();
+    e.steer(fresh("t0", "x"), 0).unwrap();
     assert_eq!(run(&mut e, 0, new_host("official")).methods()[0], "codexhost/thread/steering/inspect", "the oldest was forgotten");
-    e.steer(steer(&format!("t{}", OWNER_CACHE + 9), "x"), 0).unwrap();
+    e.steer(fresh(&format!("t{}", OWNER_CACHE + 9), "x"), 0).unwrap();
     assert_eq!(run(&mut e, 0, new_host("official")).methods(), ["turn/steer"], "the newest is remembered");
     assert_eq!(e.live_state(), 0);
 }

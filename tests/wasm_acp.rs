@@ -78,14 +78,14 @@ async fn inject_then_revoke_hands_the_words_back() {
 }
 
 #[wasm_bindgen_test]
-async fn a_hung_steer_is_ambiguous_after_the_timeout_on_a_real_timer() {
+async fn a_hung_steer_is_outcome_unknown_after_the_timeout_on_a_real_timer() {
     let h = host(|_, _| Reply::Never);
     let s = steering(&h, json!({ "_meta": { "steering": { "supported": true } } }), &[("timeouts", wasm::js(&json!({ "requestMs": 50 })))]);
     tick().await;
     s.prompt_sent("s1".into());
     let started = now();
     let error = settle(s.send("s1".into(), text("x").unchecked_into())).await.unwrap_err();
-    assert_eq!(get(&error, "kind").as_string().unwrap(), "ambiguous");
+    assert_eq!(get(&error, "kind").as_string().unwrap(), "outcomeUnknown");
     assert_eq!(to_value(get(&error, "draft")), json!([{ "type": "text", "text": "x" }]));
     assert!(now() - started >= 45.0);
     assert_eq!(h.methods().len(), 1, "never resent");

@@ -69,6 +69,14 @@ pub enum Action<O> {
         /// What the host did.
         to: &'static str,
     },
+    /// The message may have reached the host but no definite answer came:
+    /// keep the presentation, mark it "not confirmed" (never retracted).
+    Unconfirmed {
+        /// The submission.
+        op: OpId,
+        /// What is shown (`official`, `activeTurn`, `newTurn`, or the ACP path).
+        presentation: &'static str,
+    },
     /// Remove the optimistic presentation (the draft is in the failure).
     Retract {
         /// The submission.

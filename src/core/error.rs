@@ -67,9 +67,14 @@ pub enum Failure {
     PendingTurnStart,
     /// The engine was disposed before the submission finished.
     Disposed,
-    /// The steer may or may not have reached the agent; it is never resent.
-    Ambiguous {
-        /// What the agent said, or why we cannot know.
+    /// The request carrying the message was written and no definite answer
+    /// came (timeout, lost connection, unreadable answer, dispose): the host
+    /// may have applied it. Not a refusal: the presentation stays (marked
+    /// unconfirmed) and the message is never resent by the engine.
+    OutcomeUnknown {
+        /// The request that carried the message.
+        method: String,
+        /// Why no definite answer is known.
         detail: String,
     },
     /// The agent does not take image blocks.
@@ -106,7 +111,7 @@ impl Failure {
             Failure::Busy => "busy",
             Failure::PendingTurnStart => "pendingTurnStart",
             Failure::Disposed => "disposed",
-            Failure::Ambiguous { .. } => "ambiguous",
+            Failure::OutcomeUnknown { .. } => "outcomeUnknown",
             Failure::ImagesUnsupported => "imagesUnsupported",
             Failure::Unavailable => "unavailable",
             Failure::SessionReplaced => "sessionReplaced",
@@ -161,8 +166,8 @@ impl Failure {
             Failure::Busy => "this thread is already changing direction".into(),
             Failure::PendingTurnStart => "previous turn submission has not been confirmed yet".into(),
             Failure::Disposed => "disposed".into(),
-            Failure::Ambiguous { detail } => {
-                format!("delivery is uncertain ({detail}); the message was not resent")
+            Failure::OutcomeUnknown { method, detail } => {
+                format!("{method} may have reached the host ({detail}); it was not resent")
             }
             Failure::ImagesUnsupported => "this agent does not accept images".into(),
             Failure::Unavailable => "the connection cannot take input right now".into(),
@@ -189,6 +194,9 @@ pub struct SteeringError {
     pub draft: Vec<Value>,
     /// What the engine did before failing.
     pub trace: Trace,
+    /// The message's `clientUserMessageId` (codexhost), for a retry that
+    /// cannot duplicate.
+    pub message_id: Option<String>,
 }
 
 impl SteeringError {
@@ -200,7 +208,29 @@ impl SteeringError {
     /// assert_eq!(e.failure.kind(), "disposed");
     /// ```
     pub fn new(failure: Failure, draft: Vec<Value>, trace: Trace) -> Self {
-        SteeringError { failure, draft, trace }
+        SteeringError { failure, draft, trace, message_id: None }
+    }
+
+    /// The same error, carrying the message's id.
+    ///
+    /// ```
+    /// # use renderer_steering::core::{Failure, SteeringError, Trace};
+    /// let e = SteeringError::new(Failure::Busy, vec![], Trace::default()).with_message_id(Some("m".into()));
+    /// assert_eq!(e.to_report().client_user_message_id.as_deref(), Some("m"));
+    /// ```
+    pub fn with_message_id(mut self, message_id: Option<String>) -> Self {
+        self.message_id = message_id;
+        self
+    }
+
+    /// True when the message may have reached the host ([`Failure::OutcomeUnknown`]).
+    ///
+    /// ```
+    /// # use renderer_steering::core::{Failure, SteeringError, Trace};
+    /// assert!(!SteeringError::new(Failure::Busy, vec![], Trace::default()).outcome_unknown());
+    /// ```
+    pub fn outcome_unknown(&self) -> bool {
+        matches!(self.failure, Failure::OutcomeUnknown { .. })
     }
 
     /// The plain-data view the shell hands to JavaScript.
@@ -218,6 +248,7 @@ impl SteeringError {
             data: self.failure.data().cloned(),
             draft: self.draft.clone(),
             trace: self.trace.clone(),
+            client_user_message_id: self.message_id.clone(),
         }
     }
 }
@@ -246,4 +277,7 @@ pub struct ErrorReport {
     pub draft: Vec<Value>,
     /// The decision trace.
     pub trace: Trace,
+    /// The message id to retry with (codexhost).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub client_user_message_id: Option<String>,
 }

@@ -27,6 +27,9 @@ pub enum HostAnswer {
     Timeout,
     /// An answer arrived but could not be read as JSON (e.g. `undefined`, a function).
     Unreadable(String),
+    /// The transport refused the call before writing anything (it threw
+    /// synchronously): certainly not delivered, safe to send again.
+    NotSent(String),
 }
 
 impl HostAnswer {
@@ -42,10 +45,33 @@ impl HostAnswer {
         match self {
             HostAnswer::Result(_) => None,
             HostAnswer::Error(error) => Some(Failure::Host { method, error: error.clone() }),
-            HostAnswer::Transport(detail) => Some(Failure::Transport { method, detail: detail.clone() }),
+            HostAnswer::Transport(detail) | HostAnswer::NotSent(detail) => {
+                Some(Failure::Transport { method, detail: detail.clone() })
+            }
             HostAnswer::Timeout => Some(Failure::Timeout { method, after_ms: timeout_ms.unwrap_or(0) }),
             HostAnswer::Unreadable(detail) => Some(Failure::Malformed { method, detail: detail.clone() }),
         }
+    }
+}
+
+impl HostAnswer {
+    /// The failure this answer means for the request that **carries the
+    /// message**: a JSON-RPC error is a definite refusal, a call that was
+    /// never written is a plain transport failure (both safe to send
+    /// again); anything else after the write (timeout, lost connection,
+    /// unreadable answer) is [`Failure::OutcomeUnknown`]. `None` for a result.
+    ///
+    /// ```
+    /// use renderer_steering::core::requests::HostAnswer;
+    /// assert_eq!(HostAnswer::Timeout.after_write("turn/steer", Some(5)).unwrap().kind(), "outcomeUnknown");
+    /// assert_eq!(HostAnswer::NotSent("closed".into()).after_write("turn/steer", None).unwrap().kind(), "transport");
+    /// ```
+    pub fn after_write(&self, method: &str, timeout_ms: Option<u64>) -> Option<Failure> {
+        let failure = self.failure(method, timeout_ms)?;
+        Some(match (self, failure) {
+            (HostAnswer::Error(_) | HostAnswer::NotSent(_), definite) => definite,
+            (_, other) => Failure::OutcomeUnknown { method: method.into(), detail: other.message() },
+        })
     }
 }
 

@@ -7,8 +7,8 @@ use wasm_bindgen::prelude::*;
 
 use super::boundary::{read_draft, read_id, read_json, MAX_ANSWER_UNITS};
 use super::convert::to_js;
-use super::options::{field, read_timeouts};
-use super::driver::Driver;
+use super::options::{field, function_field, read_timeouts};
+use super::driver::{Driver, Hooks};
 use super::failure::to_js_error;
 use super::ids::now_ms;
 use super::transport::{self, Transport};
@@ -102,16 +102,25 @@ impl AcpSteering {
     /// Sends a message: steered into the running turn, queued, or prompted.
     ///
     /// ```js
-    /// const outcome = await acp.send("sess-1", [{ type: "text", text: "use pnpm" }]);
+    /// const outcome = await acp.send("sess-1", [{ type: "text", text: "use pnpm" }], { unconfirmed: markUnconfirmed });
     /// ```
     #[wasm_bindgen(unchecked_return_type = "Promise<AcpOutcome>")]
-    pub fn send(&self, #[wasm_bindgen(unchecked_param_type = "string")] session_id: JsValue, content: ContentBlocks) -> Promise {
+    pub fn send(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "string")] session_id: JsValue,
+        content: ContentBlocks,
+        #[wasm_bindgen(unchecked_param_type = "AcpSendHooks | undefined")] hooks: JsValue,
+    ) -> Promise {
         let original: JsValue = content.into();
         let submitted = id(&session_id, "sessionId").and_then(|session_id| {
             let content = blocks(&original)?;
             self.driver.with_engine(|e| e.send(&session_id, content, now_ms()))
         });
-        self.settle(submitted, original)
+        let hooks = Hooks { unconfirmed: function_field(&hooks, "unconfirmed"), ..Hooks::default() };
+        match submitted {
+            Ok(op) => self.driver.promise(op, Some(hooks), |outcome: &AcpOutcome| to_js(outcome), original),
+            Err(error) => Promise::reject(&to_js_error(&error, &original)),
+        }
     }
 
     /// Revokes an accepted, undelivered inject; resolves with its content.

@@ -112,6 +112,7 @@ impl CodexhostSteering {
             present: function_field(&hooks, "present"),
             retract: function_field(&hooks, "retract"),
             reconcile: function_field(&hooks, "reconcile"),
+            unconfirmed: function_field(&hooks, "unconfirmed"),
             request_options,
         };
         let submitted = self.driver.with_engine(|e| e.steer(request, now_ms()));

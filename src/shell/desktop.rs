@@ -21,6 +21,7 @@ use super::options::{field, function_field, is_follower, read_timeouts};
 use super::transport::Transport;
 use super::types::DesktopOptions;
 use crate::core::codexhost::{CodexhostEngine, CodexhostOutcome, Delivery};
+use crate::core::acp::outcome::unknown;
 use crate::core::content::steer_text;
 use crate::core::sorted_map::SortedMap;
 use crate::core::timeouts::MAX_TIMEOUT_MS;
@@ -199,8 +200,9 @@ impl Hook {
         match waited {
             Waited::Ok(value) => Ok(value),
             Waited::Error(error) => Err(error), // the desktop's own failure, unchanged
-            Waited::Timeout => Err(reject(Failure::Timeout { method: "steerTurn".into(), after_ms: self.steer_ms }, &input)),
-            Waited::Cancelled => Err(reject(Failure::Disposed, &input)),
+            // The desktop's own turn/steer may have left: never a plain failure.
+            Waited::Timeout => Err(reject(unknown("steerTurn", "no answer within the steer bound"), &input)),
+            Waited::Cancelled => Err(reject(unknown("steerTurn", "disposed before the answer"), &input)),
         }
     }
 
@@ -265,8 +267,9 @@ impl Hook {
             Waited::Ok(value) => Ok(value),
             Waited::Error(error) if is_steering_error(&error) => Err(error),
             Waited::Error(error) => Err(reject(Failure::Transport { method: "startTurn".into(), detail: describe(&error) }, &input)),
-            Waited::Timeout => Err(reject(Failure::Timeout { method: "startTurn".into(), after_ms: self.steer_ms }, &input)),
-            Waited::Cancelled => Err(reject(Failure::Disposed, &input)),
+            // The rewritten turn/steer may have left: never a plain failure.
+            Waited::Timeout => Err(reject(unknown("startTurn", "no answer within the steer bound"), &input)),
+            Waited::Cancelled => Err(reject(unknown("startTurn", "disposed before the answer"), &input)),
         };
         if result.is_ok() {
             self.resume_follow_ups(&thread_id, &paused_before).await;
@@ -340,24 +343,26 @@ impl Hook {
             steer.push(("expectedTurnId", expected_turn_id.into()));
             steer.push(("codexhostSteerDelivery", "newTurn".into()));
             let sent = self.original_send.call3(&self.manager, &"turn/steer".into(), &object(&steer), &options);
+            let thrown_now = sent.is_err();
             let answer = match self.bounded(sent).await {
                 Waited::Ok(answer) => answer,
+                // Thrown synchronously: nothing was written.
+                Waited::Error(error) if thrown_now => {
+                    return Err(reject(Failure::Transport { method: "turn/steer".into(), detail: describe(&error) }, &input))
+                }
                 Waited::Error(error) => {
                     let failure = match rpc_error(&error) {
                         Some(error) => Failure::Host { method: "turn/steer".into(), error },
-                        None => Failure::Transport { method: "turn/steer".into(), detail: describe(&error) },
+                        None => unknown("turn/steer", &describe(&error)),
                     };
                     return Err(reject(failure, &input));
                 }
-                Waited::Timeout => {
-                    return Err(reject(Failure::Timeout { method: "turn/steer".into(), after_ms: self.steer_ms }, &input))
-                }
-                Waited::Cancelled => return Err(reject(Failure::Disposed, &input)),
+                Waited::Timeout => return Err(reject(unknown("turn/steer", "no answer within the steer bound"), &input)),
+                Waited::Cancelled => return Err(reject(unknown("turn/steer", "disposed before the answer"), &input)),
             };
             let turn_id = read_typed::<TurnIdAnswer>(&answer, MAX_ARGUMENT_UNITS, Some(&["turnId"])).map(|a| a.turn_id);
             let Some(turn_id) = turn_id.ok().filter(|t| !t.is_empty()) else {
-                let detail = "the turn/steer answer has no turnId".into();
-                return Err(reject(Failure::Malformed { method: "turn/steer".into(), detail }, &input));
+                return Err(reject(unknown("turn/steer", "the answer has no turnId"), &input));
             };
             Ok(to_js(&json!({ "turn": { "id": turn_id, "status": "inProgress", "items": [], "error": null } })))
         })

@@ -21,12 +21,15 @@ use crate::core::sorted_map::SortedMap;
 use crate::core::{Action, OpId, RequestId, SteeringError};
 
 /// What the UI gave for one submission: `present(delivery)`, `retract()`,
-/// `reconcile(from, to)` (all optional).
+/// `reconcile(from, to)`, `unconfirmed(delivery)` (all optional).
 #[derive(Debug, Default, Clone)]
 pub struct Hooks {
     pub present: Option<Function>,
     pub retract: Option<Function>,
     pub reconcile: Option<Function>,
+    /// `unconfirmed(delivery)`: the message may have reached the host but no
+    /// definite answer came; it stays shown, marked "not confirmed".
+    pub unconfirmed: Option<Function>,
     /// Caller's options for the request that carries the message.
     pub request_options: JsValue,
 }
@@ -192,6 +195,9 @@ where
                 }
             }
             Action::Retract { op } => self.call_hook(op, |h| h.retract.clone(), &[]),
+            Action::Unconfirmed { op, presentation } => {
+                self.call_hook(op, |h| h.unconfirmed.clone(), &[JsValue::from_str(presentation)]);
+            }
             Action::Complete { op, result } => {
                 self.0.hooks.borrow_mut().remove(&op);
                 let mut waiters = self.0.waiters.borrow_mut().remove(&op).unwrap_or_default();

@@ -21,6 +21,7 @@ pub fn to_js_error(error: &SteeringError, original: &JsValue) -> JsValue {
         ("data", report.data.as_ref().map(to_js).unwrap_or(JsValue::UNDEFINED)),
         ("draft", if original.is_undefined() { to_js(&report.draft) } else { original.clone() }),
         ("trace", to_js(&report.trace)),
+        ("clientUserMessageId", report.client_user_message_id.as_deref().map(JsValue::from_str).unwrap_or(JsValue::UNDEFINED)),
     ];
     for (key, value) in fields {
         if !value.is_undefined() {

@@ -81,6 +81,7 @@ fn described(settled: Result<JsValue, JsValue>) -> HostAnswer {
             HostAnswer::Error(RpcError { code, message: text("message"), data })
         }
         "unreadable" => HostAnswer::Unreadable(text("detail")),
+        "notSent" => HostAnswer::NotSent(text("detail")),
         _ => HostAnswer::Transport(text("detail")),
     }
 }

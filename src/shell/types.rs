@@ -7,7 +7,15 @@ use wasm_bindgen::prelude::*;
 const TYPES: &'static str = r#"
 /** A JSON-RPC error object, as `request` rejects with it. */
 export interface JsonRpcError { code: number; message: string; data?: unknown }
-/** The embedding app's transport: resolves with the JSON-RPC result, rejects with a JsonRpcError. */
+/**
+ * The embedding app's transport. Contract:
+ * - resolve with the JSON-RPC `result`;
+ * - reject with a `JsonRpcError` (`{ code, message, data? }`, integer `code`) ONLY when the host
+ *   answered with a JSON-RPC error: a definite refusal, safe to send again;
+ * - reject with anything else (an `Error`, a disconnect, the transport's own timeout) when no
+ *   answer came: after the write this is "outcome unknown" (`kind: "outcomeUnknown"`), never resent;
+ * - throw synchronously only when nothing was written (a plain failure, safe to send again).
+ */
 export type RequestFn = (method: string, params: Record<string, unknown>, options?: unknown) => Promise<unknown>;
 /** Bounds on host calls, in milliseconds. */
 export interface Timeouts { decideMs?: number; steerMs?: number; requestMs?: number }
@@ -39,7 +47,7 @@ export interface Trace {
 /** Every kind of failure. */
 export type SteeringErrorKind =
   | "invalidInput" | "draftTooLarge" | "host" | "malformedAnswer" | "timeout" | "transport"
-  | "ownershipUnknown" | "busy" | "pendingTurnStart" | "disposed" | "ambiguous"
+  | "ownershipUnknown" | "busy" | "pendingTurnStart" | "disposed" | "outcomeUnknown"
   | "imagesUnsupported" | "unavailable" | "sessionReplaced" | "follower" | "missingBinding";
 /** A rejection: the draft is handed back intact. */
 export interface SteeringError extends Error {
@@ -49,6 +57,8 @@ export interface SteeringError extends Error {
   data?: unknown;
   draft: ContentItem[];
   trace: Trace;
+  /** The message id to retry with (codexhost; present when the kind is "outcomeUnknown"). */
+  clientUserMessageId?: string;
 }
 export interface CodexhostOptions {
   request: RequestFn;
@@ -73,6 +83,13 @@ export interface PresentationHooks {
   present?: (delivery: Delivery) => void;
   retract?: () => void;
   reconcile?: (from: Delivery, to: Delivery) => void;
+  /** The message may have reached the host but no answer came: keep it shown, marked "not confirmed". */
+  unconfirmed?: (delivery: Delivery) => void;
+}
+/** Hooks of `AcpSteering.send`. */
+export interface AcpSendHooks {
+  /** The message may have reached the agent but no answer came (the path it took). */
+  unconfirmed?: (path: string) => void;
 }
 export interface SteerResult { turnId: string; delivery: Delivery; presented: Delivery; trace: Trace }
 /** Options of `installDesktopSteering`. */

@@ -307,7 +307,12 @@ impl AcpEngine {
         if let Some(op) = self.ops.remove(&op_id) {
             self.lanes.finish(&op.session_id, op_id);
             self.requests.forget_op(op_id);
-            self.actions.push_back(Action::Retract { op: op_id });
+            // A message that may have reached the agent stays shown, marked unconfirmed.
+            let presentation = op.trace.path.unwrap_or("queue");
+            self.actions.push_back(match failure {
+                Failure::OutcomeUnknown { .. } => Action::Unconfirmed { op: op_id, presentation },
+                _ => Action::Retract { op: op_id },
+            });
             let error = SteeringError::new(failure, op.content, op.trace);
             self.actions.push_back(Action::Complete { op: op_id, result: Err(error) });
         }

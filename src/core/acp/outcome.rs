@@ -99,20 +99,25 @@ pub enum SteerVerdict {
     Fail(Failure),
 }
 
-/// A failure after the message was written: a host error is a clear
-/// rejection; anything else (timeout, transport, unreadable) is ambiguous.
+/// A failure after the message was written ([`HostAnswer::after_write`]);
+/// a result that cannot be read is an unknown outcome too.
 ///
 /// ```
 /// use renderer_steering::core::acp::outcome::after_write;
 /// use renderer_steering::core::requests::HostAnswer;
-/// assert_eq!(after_write("session/inject", &HostAnswer::Timeout, Some(5)).kind(), "ambiguous");
+/// assert_eq!(after_write("session/inject", &HostAnswer::Timeout, Some(5)).kind(), "outcomeUnknown");
 /// ```
 pub fn after_write(method: &str, answer: &HostAnswer, timeout_ms: Option<u64>) -> Failure {
-    match answer.failure(method, timeout_ms) {
-        Some(host @ Failure::Host { .. }) => host,
-        Some(other) => Failure::Ambiguous { detail: other.message() },
-        None => Failure::Ambiguous { detail: format!("unreadable answer to {method}") },
-    }
+    answer.after_write(method, timeout_ms).unwrap_or_else(|| unknown(method, "unreadable answer"))
+}
+
+/// [`Failure::OutcomeUnknown`] for `method`.
+///
+/// ```
+/// assert_eq!(renderer_steering::core::acp::outcome::unknown("m", "why").kind(), "outcomeUnknown");
+/// ```
+pub fn unknown(method: &str, detail: &str) -> Failure {
+    Failure::OutcomeUnknown { method: method.into(), detail: detail.into() }
 }
 
 /// Classifies the answer to `session/inject` or `_session/steering`.
@@ -131,15 +136,15 @@ pub fn classify_steer(method: &str, answer: &HostAnswer, timeout_ms: Option<u64>
         }
         HostAnswer::Result(value) if method == "session/inject" => match InjectAnswer::deserialize(value) {
             Ok(a) if !a.message_id.is_empty() => SteerVerdict::Injected(Some(a.message_id)),
-            _ => SteerVerdict::Fail(Failure::Ambiguous { detail: "the inject answer has no messageId".into() }),
+            _ => SteerVerdict::Fail(unknown(method, "the inject answer has no messageId")),
         },
         HostAnswer::Result(value) => match SteeringOutcome::deserialize(value) {
             Ok(SteeringOutcome::Injected) => SteerVerdict::Injected(None),
             Ok(SteeringOutcome::PromptRequired) => SteerVerdict::PromptRequired,
             Ok(SteeringOutcome::StartedNewTurn) => SteerVerdict::StartedNewTurn,
-            Ok(SteeringOutcome::Failed) => SteerVerdict::Fail(Failure::Ambiguous { detail: "the agent answered failed".into() }),
-            Ok(SteeringOutcome::Unknown) => SteerVerdict::Fail(Failure::Ambiguous { detail: "unknown outcome".into() }),
-            Err(_) => SteerVerdict::Fail(Failure::Ambiguous { detail: "unreadable steering answer".into() }),
+            Ok(SteeringOutcome::Failed) => SteerVerdict::Fail(unknown(method, "the agent answered failed")),
+            Ok(SteeringOutcome::Unknown) => SteerVerdict::Fail(unknown(method, "unknown outcome")),
+            Err(_) => SteerVerdict::Fail(unknown(method, "unreadable steering answer")),
         },
         other => SteerVerdict::Fail(after_write(method, other, timeout_ms)),
     }

@@ -20,9 +20,9 @@ pub enum SteeringOutcome {
     PromptRequired,
     /// The agent ignored the opt-in and started a turn itself.
     StartedNewTurn,
-    /// The agent says it failed (delivery ambiguous).
+    /// The agent says it failed (outcome unknown).
     Failed,
-    /// An outcome this engine does not know (delivery ambiguous).
+    /// An outcome this engine does not know (outcome unknown).
     Unknown,
 }
 

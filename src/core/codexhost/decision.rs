@@ -107,6 +107,9 @@ enum KnownOwner {
 #[derive(Debug, Default)]
 pub struct Knowledge {
     unsupported: SortedSet<&'static str>,
+    /// A codexhost method answered on this connection: the host deduplicates
+    /// steers by `clientUserMessageId` (a stock app-server does not).
+    deduplicates: bool,
     owners: SortedMap<String, KnownOwner>,
     /// Insertion order, so the cache stays bounded (oldest forgotten first).
     order: VecDeque<String>,
@@ -183,6 +186,7 @@ impl Knowledge {
     }
 
     fn read(&mut self, probe: Probe, thread_id: &str, value: &Value) -> Result<Step, Failure> {
+        self.deduplicates |= probe != Probe::ThreadRead;
         let owner = match probe {
             Probe::Inspect => {
                 let answer: InspectAnswer = parse(probe, value)?;
@@ -246,5 +250,17 @@ impl Knowledge {
     /// ```
     pub fn connection_replaced(&mut self) {
         self.unsupported.clear();
+        self.deduplicates = false;
+    }
+
+    /// True once an inspect or ownership answer showed a codexhost host on
+    /// this connection (it deduplicates by `clientUserMessageId`).
+    ///
+    /// ```
+    /// # use renderer_steering::core::codexhost::decision::Knowledge;
+    /// assert!(!Knowledge::default().deduplicates());
+    /// ```
+    pub fn deduplicates(&self) -> bool {
+        self.deduplicates
     }
 }

@@ -7,6 +7,7 @@ use serde_json::{json, Value};
 
 use super::decision::{Knowledge, Probe, Step};
 use super::outcome::{CodexhostOutcome, Decision, SteerOutcome, Submitted};
+use super::recent::{RecentMessages, Resubmission};
 use super::request::{read_answer, SteerRequest};
 use super::wire::Delivery;
 use crate::core::action::{Action, OpId};
@@ -19,8 +20,14 @@ use crate::core::sorted_map::{SortedMap, SortedSet};
 use crate::core::timeouts::Timeouts;
 use crate::core::trace::{ProbeAnswer, Trace};
 
+mod confirm;
+mod lifecycle;
+
 #[derive(Debug)]
 enum Stage {
+    /// A retry of an unconfirmed message on a host that does not deduplicate:
+    /// reading the thread before anything is sent again.
+    Verifying { turn_id: Option<String> },
     Deciding(Probe),
     Sending { shown: Delivery, method: &'static str },
 }
@@ -50,6 +57,7 @@ pub struct CodexhostEngine {
     requests: PendingRequests,
     ops: SortedMap<OpId, Op>,
     followers: SortedSet<String>,
+    recent: RecentMessages,
     actions: VecDeque<Action<CodexhostOutcome>>,
     next_op: u64,
     disposed: bool,
@@ -71,6 +79,7 @@ impl CodexhostEngine {
             requests: PendingRequests::default(),
             ops: SortedMap::new(),
             followers: SortedSet::new(),
+            recent: RecentMessages::default(),
             actions: VecDeque::new(),
             next_op: 0,
             disposed: false,
@@ -117,6 +126,13 @@ impl CodexhostEngine {
             return Err(refuse(Failure::Follower));
         }
         let op = self.new_op_id();
+        let resubmission = self.recent.resubmission(&request.thread_id, request.client_user_message_id.as_deref());
+        if let Resubmission::AlreadyDelivered(mut outcome) = resubmission {
+            // One message id, one delivery: the earlier result, nothing sent.
+            outcome.trace = Trace { path: Some("alreadyDelivered"), ..Trace::default() };
+            self.actions.push_back(Action::Complete { op, result: Ok(CodexhostOutcome::Steered(outcome)) });
+            return Ok(Submitted::Started(op));
+        }
         let ticket = Ticket { op, message_id: request.client_user_message_id.clone(), draft: draft.clone() };
         match self.lanes.admit_exclusive(&request.thread_id, ticket) {
             Admission::Start => {}
@@ -124,7 +140,11 @@ impl CodexhostEngine {
             Admission::Refused | Admission::Queued => return Err(refuse(Failure::Busy)),
         }
         let thread_id = request.thread_id.clone();
-        self.begin(op, Op { thread_id, text, steer: Some(request), trace: Trace::default(), stage: Stage::Deciding(Probe::Inspect) }, now);
+        let op_state = Op { thread_id, text, steer: Some(request), trace: Trace::default(), stage: Stage::Deciding(Probe::Inspect) };
+        match resubmission {
+            Resubmission::Verify { turn_id } => self.verify_first(op, op_state, turn_id, now),
+            _ => self.begin(op, op_state, now),
+        }
         Ok(Submitted::Started(op))
     }
 
@@ -177,16 +197,20 @@ impl CodexhostEngine {
     fn on_answer(&mut self, pending: Pending, answer: HostAnswer, now: u64) {
         let Some(mut op) = self.ops.remove(&pending.op) else { return };
         let op_id = pending.op;
-        match op.stage {
+        match std::mem::replace(&mut op.stage, Stage::Deciding(Probe::Inspect)) {
+            Stage::Verifying { turn_id } => self.on_verified(op_id, op, &answer, turn_id, now),
             Stage::Deciding(probe) => {
+                op.stage = Stage::Deciding(probe);
                 op.trace.record_probe(probe.method(), probe_answer(&answer));
                 let step = self.knowledge.learn(probe, &op.thread_id, &answer, pending.timeout_ms);
                 self.advance(op_id, op, step, now);
             }
             Stage::Sending { shown, method } => {
+                op.stage = Stage::Sending { shown, method };
+                let unreadable = |f: Failure| Failure::OutcomeUnknown { method: method.into(), detail: f.message() };
                 let read = match &answer {
-                    HostAnswer::Result(value) => read_answer(method, value, shown),
-                    other => Err(other.failure(method, pending.timeout_ms).unwrap_or(Failure::Disposed)),
+                    HostAnswer::Result(value) => read_answer(method, value, shown).map_err(unreadable),
+                    other => Err(other.after_write(method, pending.timeout_ms).unwrap_or(Failure::Disposed)),
                 };
                 match read {
                     Ok((turn_id, delivery)) => {
@@ -195,8 +219,9 @@ impl CodexhostEngine {
                             self.actions.push_back(Action::Reconcile { op: op_id, from: shown.as_str(), to: delivery.as_str() });
                         }
                         let outcome = SteerOutcome { turn_id, delivery, presented: shown, trace: op.trace.clone() };
-                        self.complete(op_id, &op, Ok(CodexhostOutcome::Steered(outcome)));
+                        self.delivered(op_id, &op, outcome);
                     }
+                    Err(failure @ Failure::OutcomeUnknown { .. }) => self.unknown_outcome(op_id, &op, failure),
                     Err(failure) => {
                         self.actions.push_back(Action::Retract { op: op_id });
                         self.fail(op_id, &op, failure);
@@ -241,57 +266,6 @@ impl CodexhostEngine {
     /// ```
     pub fn poll_action(&mut self) -> Option<Action<CodexhostOutcome>> {
         self.actions.pop_front()
-    }
-
-    /// The host connection was replaced: forget which methods it lacked.
-    ///
-    /// ```
-    /// # use renderer_steering::core::codexhost::CodexhostEngine;
-    /// CodexhostEngine::new(Default::default()).connection_replaced();
-    /// ```
-    pub fn connection_replaced(&mut self) {
-        self.knowledge.connection_replaced();
-    }
-
-    /// Rejects every submission in progress with `disposed` (draft handed
-    /// back, presentation retracted) and sends nothing more.
-    ///
-    /// ```
-    /// # use renderer_steering::core::codexhost::CodexhostEngine;
-    /// let mut e = CodexhostEngine::new(Default::default());
-    /// e.decide("t", "x", 0).unwrap();
-    /// e.dispose();
-    /// assert!(e.decide("t", "x", 0).is_err());
-    /// ```
-    pub fn dispose(&mut self) {
-        self.disposed = true;
-        self.requests.clear();
-        for (op_id, op) in std::mem::take(&mut self.ops) {
-            if matches!(op.stage, Stage::Sending { .. }) {
-                self.actions.push_back(Action::Retract { op: op_id });
-            }
-            self.fail(op_id, &op, Failure::Disposed);
-        }
-    }
-
-    /// Submissions, lanes and requests still held (0 when all have settled).
-    ///
-    /// ```
-    /// # use renderer_steering::core::codexhost::CodexhostEngine;
-    /// assert_eq!(CodexhostEngine::new(Default::default()).live_state(), 0);
-    /// ```
-    pub fn live_state(&self) -> usize {
-        self.ops.len() + self.lanes.len() + self.requests.len()
-    }
-
-    /// Thread owners remembered (bounded by [`super::decision::OWNER_CACHE`]).
-    ///
-    /// ```
-    /// # use renderer_steering::core::codexhost::CodexhostEngine;
-    /// assert_eq!(CodexhostEngine::new(Default::default()).remembered_owners(), 0);
-    /// ```
-    pub fn remembered_owners(&self) -> usize {
-        self.knowledge.remembered()
     }
 
     fn new_op_id(&mut self) -> OpId {
@@ -359,7 +333,9 @@ impl CodexhostEngine {
             Some(request) => request.input.clone(),
             None => vec![json!({ "type": "text", "text": op.text })],
         };
-        self.complete(op_id, op, Err(SteeringError::new(failure, draft, op.trace.clone())));
+        let message_id = op.steer.as_ref().and_then(|r| r.client_user_message_id.clone());
+        let error = SteeringError::new(failure, draft, op.trace.clone()).with_message_id(message_id);
+        self.complete(op_id, op, Err(error));
     }
 
     fn complete(&mut self, op_id: OpId, op: &Op, result: Result<CodexhostOutcome, SteeringError>) {
@@ -376,7 +352,9 @@ fn probe_answer(answer: &HostAnswer) -> ProbeAnswer {
         HostAnswer::Result(value) => ProbeAnswer::Result(value.clone()),
         HostAnswer::Error(error) => ProbeAnswer::Error(error.clone()),
         HostAnswer::Timeout => ProbeAnswer::Timeout,
-        HostAnswer::Transport(detail) | HostAnswer::Unreadable(detail) => ProbeAnswer::Transport(detail.clone()),
+        HostAnswer::Transport(detail) | HostAnswer::Unreadable(detail) | HostAnswer::NotSent(detail) => {
+            ProbeAnswer::Transport(detail.clone())
+        }
     }
 }
 

@@ -10,6 +10,7 @@
 pub mod decision;
 mod engine;
 mod outcome;
+pub mod recent;
 pub mod request;
 pub mod wire;
 

@@ -1,0 +1,70 @@
+//! One message id, one delivery: what the engine does once the request
+//! carrying a message may have reached the host, and when the same id is
+//! submitted again (see `recent.rs`).
+
+use serde_json::json;
+
+use super::{probe_answer, CodexhostEngine, Op, Stage};
+use crate::core::action::{Action, OpId};
+use crate::core::codexhost::recent::{verify, Remembered, Verified};
+use crate::core::codexhost::{CodexhostOutcome, Delivery, SteerOutcome};
+use crate::core::error::Failure;
+use crate::core::requests::HostAnswer;
+
+impl CodexhostEngine {
+    /// A retry of an unconfirmed message on a host that does not deduplicate:
+    /// reads the thread (`thread/read` with turns) before anything is sent.
+    pub(super) fn verify_first(&mut self, op_id: OpId, mut op: Op, turn_id: Option<String>, now: u64) {
+        let params = json!({ "threadId": op.thread_id, "includeTurns": true });
+        let outgoing = self.requests.issue(op_id, "thread/read", params, Some(self.timeouts.decide_ms), false, now);
+        op.stage = Stage::Verifying { turn_id };
+        self.actions.push_back(Action::Send(outgoing));
+        self.ops.insert(op_id, op);
+    }
+
+    /// The host confirmed it: remembered, so the same id is never sent again.
+    pub(super) fn delivered(&mut self, op_id: OpId, op: &Op, outcome: SteerOutcome) {
+        if let Some(id) = op.steer.as_ref().and_then(|r| r.client_user_message_id.as_deref()) {
+            self.recent.remember(&op.thread_id, id, Remembered::Delivered(outcome.clone()));
+        }
+        self.complete(op_id, op, Ok(CodexhostOutcome::Steered(outcome)));
+    }
+
+    /// It may have reached the host: kept on screen (unconfirmed), never
+    /// retracted, remembered so a retry cannot duplicate it.
+    pub(super) fn unknown_outcome(&mut self, op_id: OpId, op: &Op, failure: Failure) {
+        if let Some(request) = &op.steer {
+            if let Some(id) = &request.client_user_message_id {
+                let deduplicated = self.knowledge.deduplicates();
+                let turn_id = request.expected_turn_id.clone();
+                self.recent.remember(&op.thread_id, id, Remembered::Unknown { deduplicated, turn_id });
+            }
+        }
+        self.actions.push_back(Action::Unconfirmed { op: op_id, presentation: op.trace.presented.unwrap_or("official") });
+        self.fail(op_id, op, failure);
+    }
+
+    /// A retry of an unconfirmed message, after reading the thread.
+    pub(super) fn on_verified(&mut self, op_id: OpId, mut op: Op, answer: &HostAnswer, turn_id: Option<String>, now: u64) {
+        op.trace.record_probe("thread/read", probe_answer(answer));
+        let message_id = op.steer.as_ref().and_then(|r| r.client_user_message_id.clone()).unwrap_or_default();
+        let verified = match answer {
+            HostAnswer::Result(value) => verify(value, &message_id, turn_id.as_deref()),
+            _ => None,
+        };
+        let unknown = |detail: &str| Failure::OutcomeUnknown { method: "turn/steer".into(), detail: detail.into() };
+        match verified {
+            Some(Verified::Applied(turn_id)) => {
+                op.trace.path = Some("verifiedDelivered");
+                let outcome = SteerOutcome { turn_id, delivery: Delivery::Official, presented: Delivery::Official, trace: op.trace.clone() };
+                self.delivered(op_id, &op, outcome);
+            }
+            Some(Verified::NotApplied) => self.begin(op_id, op, now),
+            Some(Verified::StillRunning) => {
+                self.unknown_outcome(op_id, &op, unknown("not confirmed yet: the turn still runs; retry once it has ended"))
+            }
+            None => self.unknown_outcome(op_id, &op, unknown("the thread could not be read to confirm it")),
+        }
+    }
+
+}

@@ -1,0 +1,199 @@
+//! Message ids that finished recently, so one `clientUserMessageId` is one
+//! delivery: resubmitting an id that was delivered resolves with the earlier
+//! result and sends nothing; resubmitting an id whose outcome is unknown is
+//! re-sent with the same id only where the host deduplicates by it, and
+//! otherwise only after the thread shows it was not applied.
+
+use std::collections::VecDeque;
+
+use serde::Deserialize;
+use serde_json::Value;
+
+use super::outcome::SteerOutcome;
+use crate::core::sorted_map::SortedMap;
+
+/// How many finished message ids an engine remembers (oldest forgotten first).
+///
+/// ```
+/// assert_eq!(renderer_steering::core::codexhost::recent::RECENT_MESSAGES, 1024);
+/// ```
+pub const RECENT_MESSAGES: usize = 1024;
+
+/// What became of a message id.
+///
+/// ```
+/// use renderer_steering::core::codexhost::recent::Remembered;
+/// let r = Remembered::Unknown { deduplicated: false, turn_id: Some("turn-1".into()) };
+/// assert!(matches!(r, Remembered::Unknown { .. }));
+/// ```
+#[derive(Debug, Clone, PartialEq)]
+pub enum Remembered {
+    /// The host confirmed it.
+    Delivered(SteerOutcome),
+    /// It was written and no definite answer came.
+    Unknown {
+        /// The host deduplicates by `clientUserMessageId` (a codexhost host).
+        deduplicated: bool,
+        /// The turn it was steered into, when one ran.
+        turn_id: Option<String>,
+    },
+}
+
+/// What a resubmission of an id should do.
+///
+/// ```
+/// use renderer_steering::core::codexhost::recent::{RecentMessages, Resubmission};
+/// assert_eq!(RecentMessages::default().resubmission("t", Some("m")), Resubmission::New);
+/// ```
+#[derive(Debug, Clone, PartialEq)]
+pub enum Resubmission {
+    /// Never seen (or forgotten, or deduplicated by the host): send it.
+    New,
+    /// Delivered before: resolve with this, send nothing.
+    AlreadyDelivered(SteerOutcome),
+    /// Outcome unknown on a host that does not deduplicate: read the thread
+    /// (`thread/read` with turns) before anything is sent again.
+    Verify {
+        /// The turn the unconfirmed steer went to.
+        turn_id: Option<String>,
+    },
+}
+
+/// The bounded memory of finished message ids, per thread.
+///
+/// ```
+/// use renderer_steering::core::codexhost::recent::{RecentMessages, Remembered, Resubmission};
+/// let mut recent = RecentMessages::default();
+/// recent.remember("t", "m", Remembered::Unknown { deduplicated: true, turn_id: None });
+/// assert_eq!(recent.resubmission("t", Some("m")), Resubmission::New);
+/// ```
+#[derive(Debug, Default)]
+pub struct RecentMessages {
+    by_id: SortedMap<(String, String), Remembered>,
+    order: VecDeque<(String, String)>,
+}
+
+impl RecentMessages {
+    /// Records what became of `message_id` on `thread_id` (replacing an earlier record).
+    ///
+    /// ```
+    /// # use renderer_steering::core::codexhost::recent::{RecentMessages, Remembered};
+    /// let mut recent = RecentMessages::default();
+    /// for i in 0..2000 { recent.remember("t", &i.to_string(), Remembered::Unknown { deduplicated: true, turn_id: None }); }
+    /// assert_eq!(recent.len(), 1024);
+    /// ```
+    pub fn remember(&mut self, thread_id: &str, message_id: &str, what: Remembered) {
+        let key = (thread_id.to_string(), message_id.to_string());
+        if self.by_id.insert(key.clone(), what).is_none() {
+            self.order.push_back(key);
+        }
+        while self.order.len() > RECENT_MESSAGES {
+            if let Some(oldest) = self.order.pop_front() {
+                self.by_id.remove(&oldest);
+            }
+        }
+    }
+
+    /// What a new submission of `message_id` on `thread_id` should do.
+    ///
+    /// ```
+    /// # use renderer_steering::core::codexhost::recent::{RecentMessages, Remembered, Resubmission};
+    /// let mut recent = RecentMessages::default();
+    /// recent.remember("t", "m", Remembered::Unknown { deduplicated: false, turn_id: Some("u".into()) });
+    /// assert_eq!(recent.resubmission("t", Some("m")), Resubmission::Verify { turn_id: Some("u".into()) });
+    /// assert_eq!(recent.resubmission("other", Some("m")), Resubmission::New);
+    /// ```
+    pub fn resubmission(&self, thread_id: &str, message_id: Option<&str>) -> Resubmission {
+        let Some(message_id) = message_id else { return Resubmission::New };
+        match self.by_id.get(&(thread_id.to_string(), message_id.to_string())) {
+            Some(Remembered::Delivered(outcome)) => Resubmission::AlreadyDelivered(outcome.clone()),
+            Some(Remembered::Unknown { deduplicated: false, turn_id }) => Resubmission::Verify { turn_id: turn_id.clone() },
+            _ => Resubmission::New,
+        }
+    }
+
+    /// Ids remembered.
+    ///
+    /// ```
+    /// assert_eq!(renderer_steering::core::codexhost::recent::RecentMessages::default().len(), 0);
+    /// ```
+    pub fn len(&self) -> usize {
+        self.order.len()
+    }
+
+    /// True when nothing is remembered.
+    ///
+    /// ```
+    /// assert!(renderer_steering::core::codexhost::recent::RecentMessages::default().is_empty());
+    /// ```
+    pub fn is_empty(&self) -> bool {
+        self.order.is_empty()
+    }
+}
+
+/// What the thread says about an unconfirmed message.
+///
+/// ```
+/// use renderer_steering::core::codexhost::recent::Verified;
+/// assert_ne!(Verified::NotApplied, Verified::StillRunning);
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Verified {
+    /// A turn holds a user message with that id (the turn's id).
+    Applied(String),
+    /// Not found, but the turn it went to still runs: a steer accepted during
+    /// a tool call is only recorded at the model's next request, so "not
+    /// found" proves nothing yet.
+    StillRunning,
+    /// Not found and that turn has ended: it was not applied.
+    NotApplied,
+}
+
+#[derive(Deserialize)]
+struct ThreadRead {
+    thread: ThreadTurns,
+}
+
+#[derive(Deserialize)]
+struct ThreadTurns {
+    #[serde(default)]
+    turns: Vec<TurnItems>,
+}
+
+#[derive(Deserialize)]
+struct TurnItems {
+    id: String,
+    #[serde(default)]
+    status: Option<String>,
+    #[serde(default)]
+    items: Vec<ClientItem>,
+}
+
+#[derive(Deserialize)]
+struct ClientItem {
+    #[serde(default, rename = "clientId")]
+    client_id: Option<String>,
+}
+
+/// Reads a `thread/read { includeTurns: true }` answer for `message_id`
+/// (`None` when the answer has no readable turns).
+///
+/// ```
+/// use renderer_steering::core::codexhost::recent::{verify, Verified};
+/// use serde_json::json;
+/// let read = json!({"thread": {"turns": [{"id": "u", "status": "inProgress", "items": [{"clientId": "m"}]}]}});
+/// assert_eq!(verify(&read, "m", Some("u")), Some(Verified::Applied("u".into())));
+/// assert_eq!(verify(&read, "other", Some("u")), Some(Verified::StillRunning));
+/// assert_eq!(verify(&read, "other", Some("gone")), Some(Verified::NotApplied));
+/// assert_eq!(verify(&json!({"thread": {}}), "m", None), Some(Verified::NotApplied));
+/// assert_eq!(verify(&json!(null), "m", None), None);
+/// ```
+pub fn verify(answer: &Value, message_id: &str, turn_id: Option<&str>) -> Option<Verified> {
+    let read = ThreadRead::deserialize(answer).ok()?;
+    let turns = read.thread.turns;
+    if let Some(turn) = turns.iter().find(|t| t.items.iter().any(|i| i.client_id.as_deref() == Some(message_id))) {
+        return Some(Verified::Applied(turn.id.clone()));
+    }
+    let running = turns.iter().any(|t| Some(t.id.as_str()) == turn_id && t.status.as_deref() == Some("inProgress"));
+    Some(if running { Verified::StillRunning } else { Verified::NotApplied })
+}

@@ -1,0 +1,219 @@
+//! "Never a duplicate" (issue 11), natively: once the request carrying a
+//! message may have reached the host, a missing answer is `outcomeUnknown`
+//! (kept on screen, unconfirmed, never retracted, never resent by the
+//! engine); a failure before the write or a definite refusal is a plain
+//! failure; one `clientUserMessageId` is one delivery.
+#![cfg(not(target_arch = "wasm32"))]
+
+mod common;
+
+use common::{err, ok, run, unknown_variant, Log};
+use renderer_steering::core::acp::AcpEngine;
+use renderer_steering::core::codexhost::{CodexhostEngine, CodexhostOutcome, SteerOutcome, SteerRequest};
+use renderer_steering::core::requests::HostAnswer;
+use renderer_steering::core::{Action, OpId, SteeringError, Timeouts};
+use serde_json::{json, Value};
+
+fn request(id: &str) -> SteerRequest {
+    let mut r = SteerRequest::text("t", Some("turn-1"), "use pnpm");
+    r.client_user_message_id = Some(id.into());
+    r
+}
+
+fn result(log: &Log<CodexhostOutcome>, op: OpId) -> Result<SteerOutcome, SteeringError> {
+    match log.completion(op) {
+        Some(Action::Complete { result: Ok(CodexhostOutcome::Steered(o)), .. }) => Ok(o.clone()),
+        Some(Action::Complete { result: Err(e), .. }) => Err(e.clone()),
+        other => panic!("no completion: {other:?}"),
+    }
+}
+
+fn unconfirmed<O>(log: &Log<O>) -> Vec<&'static str> {
+    log.actions.iter().filter_map(|a| if let Action::Unconfirmed { presentation, .. } = a { Some(*presentation) } else { None }).collect()
+}
+
+/// A codexhost host (inspect answers) whose `turn/steer` answer is `steer`.
+fn new_host(steer: Option<HostAnswer>) -> impl FnMut(&str, &Value) -> Option<HostAnswer> {
+    move |method, _| match method {
+        "codexhost/thread/steering/inspect" => ok(json!({ "delivery": "activeTurn" })),
+        _ => steer.clone(),
+    }
+}
+
+/// Steers once against `host`, then answers the steer with `answer` (or lets it time out).
+fn steer_then(answer: Option<HostAnswer>) -> (CodexhostEngine, Log<CodexhostOutcome>, OpId) {
+    let mut e = CodexhostEngine::new(Timeouts::default());
+    let op = e.steer(request("m1"), 0).unwrap().op();
+    let mut log = run(&mut e, 0, new_host(answer.clone()));
+    if answer.is_none() {
+        e.handle_timeout(60_000);
+        let after = run(&mut e, 60_000, |_, _| None);
+        log.actions.extend(after.actions);
+    }
+    (e, log, op)
+}
+
+#[test]
+fn a_failure_before_the_write_is_plain_retracted_and_carries_the_id() {
+    let (_, log, op) = steer_then(Some(HostAnswer::NotSent("socket closed".into())));
+    let error = result(&log, op).unwrap_err();
+    assert_eq!(error.failure.kind(), "transport");
+    assert!(log.has_retract());
+    assert!(unconfirmed(&log).is_empty());
+    assert_eq!(error.message_id.as_deref(), Some("m1"));
+}
+
+#[test]
+fn a_definite_refusal_after_the_write_is_a_failure_and_retracted() {
+    let (_, log, op) = steer_then(err(-32600, "expected active turn id turn-1 but found turn-2"));
+    assert_eq!(result(&log, op).unwrap_err().failure.kind(), "host");
+    assert!(log.has_retract());
+    assert!(unconfirmed(&log).is_empty());
+}
+
+#[test]
+fn no_answer_after_the_write_is_outcome_unknown_kept_on_screen_and_unconfirmed() {
+    let answers = [
+        None, // the engine's own bound
+        Some(HostAnswer::Transport("connection lost".into())),
+        Some(HostAnswer::Unreadable("a cycle".into())),
+        ok(json!({ "turnId": "" })),
+    ];
+    for answer in answers {
+        let (_, log, op) = steer_then(answer.clone());
+        let error = result(&log, op).unwrap_err();
+        assert_eq!(error.failure.kind(), "outcomeUnknown", "{answer:?}");
+        assert!(!log.has_retract(), "never retracted: {answer:?}");
+        assert_eq!(unconfirmed(&log), ["activeTurn"], "{answer:?}");
+        assert_eq!(error.draft, vec![json!({ "type": "text", "text": "use pnpm" })]);
+        assert_eq!(error.message_id.as_deref(), Some("m1"), "the id to retry with");
+        assert_eq!(log.methods().iter().filter(|m| **m == "turn/steer").count(), 1, "never resent");
+    }
+}
+
+#[test]
+fn dispose_while_the_steer_is_out_is_outcome_unknown_not_retracted() {
+    let mut e = CodexhostEngine::new(Timeouts::default());
+    let op = e.steer(request("m1"), 0).unwrap().op();
+    run(&mut e, 0, new_host(None));
+    e.dispose();
+    let log = run(&mut e, 0, |_, _| None);
+    assert_eq!(result(&log, op).unwrap_err().failure.kind(), "outcomeUnknown");
+    assert!(!log.has_retract());
+    assert_eq!(unconfirmed(&log), ["activeTurn"]);
+}
+
+#[test]
+fn resubmitting_a_delivered_id_resolves_with_the_earlier_result_and_sends_nothing() {
+    let (mut e, log, op) = steer_then(ok(json!({ "turnId": "turn-1" })));
+    let first = result(&log, op).unwrap();
+    let again = e.steer(request("m1"), 0).unwrap().op();
+    let log = run(&mut e, 0, new_host(ok(json!({ "turnId": "turn-1" }))));
+    assert!(log.sent.is_empty(), "nothing sent: {:?}", log.methods());
+    assert!(log.presented().is_empty(), "nothing shown twice");
+    let second = result(&log, again).unwrap();
+    assert_eq!((second.turn_id, second.delivery), (first.turn_id, first.delivery));
+    assert_eq!(second.trace.path, Some("alreadyDelivered"));
+    // Another message id on the same thread is a new message.
+    e.steer(request("m2"), 0).unwrap();
+    assert!(run(&mut e, 0, new_host(ok(json!({ "turnId": "turn-1" })))).methods().contains(&"turn/steer"));
+}
+
+#[test]
+fn a_retry_on_a_deduplicating_host_resends_with_the_same_id() {
+    let (mut e, _, _) = steer_then(None);
+    let op = e.steer(request("m1"), 0).unwrap().op();
+    let log = run(&mut e, 0, new_host(ok(json!({ "turnId": "turn-1" }))));
+    let steer = log.sent.iter().find(|r| r.method == "turn/steer").expect("resent");
+    assert_eq!(steer.params["clientUserMessageId"], "m1");
+    assert!(result(&log, op).is_ok());
+}
+
+/// A stock app-server (no codexhost method, no dedupe): `thread/read`
+/// answers the native check, and with `includeTurns` the turns given.
+fn stock_host(turns: Value, steer: Option<HostAnswer>) -> impl FnMut(&str, &Value) -> Option<HostAnswer> {
+    move |method, params| match method {
+        "thread/read" if params["includeTurns"] == json!(true) => ok(json!({ "thread": { "id": "t", "turns": turns } })),
+        "thread/read" => ok(json!({ "thread": { "id": "t", "modelProvider": "openai", "cliVersion": "0.171.0" } })),
+        "turn/steer" => steer.clone(),
+        other => unknown_variant(other),
+    }
+}
+
+fn stock_unknown() -> CodexhostEngine {
+    let mut e = CodexhostEngine::new(Timeouts::default());
+    e.steer(request("m1"), 0).unwrap();
+    run(&mut e, 0, stock_host(json!([]), None));
+    e.handle_timeout(60_000);
+    let log = run(&mut e, 60_000, |_, _| None);
+    assert!(log.actions.iter().any(|a| matches!(a, Action::Complete { result: Err(e), .. } if e.outcome_unknown())));
+    e
+}
+
+#[test]
+fn a_retry_on_a_host_without_dedupe_that_applied_it_resolves_without_sending() {
+    let mut e = stock_unknown();
+    let op = e.steer(request("m1"), 0).unwrap().op();
+    let turns = json!([{ "id": "turn-1", "status": "inProgress", "items": [{ "type": "userMessage", "clientId": "m1" }] }]);
+    let log = run(&mut e, 0, stock_host(turns, ok(json!({ "turnId": "turn-1" }))));
+    assert_eq!(log.methods(), ["thread/read"]);
+    assert_eq!(log.sent[0].params, json!({ "threadId": "t", "includeTurns": true }));
+    let o = result(&log, op).unwrap();
+    assert_eq!((o.turn_id.as_str(), o.trace.path), ("turn-1", Some("verifiedDelivered")));
+}
+
+#[test]
+fn a_retry_on_a_host_without_dedupe_while_the_turn_runs_is_still_unknown_and_sends_nothing() {
+    let mut e = stock_unknown();
+    let op = e.steer(request("m1"), 0).unwrap().op();
+    let turns = json!([{ "id": "turn-1", "status": "inProgress", "items": [] }]);
+    let log = run(&mut e, 0, stock_host(turns, ok(json!({ "turnId": "turn-1" }))));
+    assert_eq!(log.methods(), ["thread/read"], "no turn/steer while it may still be pending");
+    assert_eq!(result(&log, op).unwrap_err().failure.kind(), "outcomeUnknown");
+    assert!(!log.has_retract());
+}
+
+#[test]
+fn a_retry_on_a_host_without_dedupe_after_the_turn_ended_without_it_is_sent_with_the_same_id() {
+    let mut e = stock_unknown();
+    let op = e.steer(request("m1"), 0).unwrap().op();
+    let turns = json!([{ "id": "turn-1", "status": "completed", "items": [] }]);
+    let log = run(&mut e, 0, stock_host(turns, ok(json!({ "turnId": "turn-1" }))));
+    let steer = log.sent.iter().find(|r| r.method == "turn/steer").expect("sent after the check");
+    assert_eq!(log.methods()[0], "thread/read");
+    assert_eq!(steer.params["clientUserMessageId"], "m1");
+    assert!(result(&log, op).is_ok());
+}
+
+#[test]
+fn acp_no_answer_after_the_write_is_outcome_unknown_unconfirmed_never_retracted() {
+    for answer in [HostAnswer::Timeout, HostAnswer::Transport("closed".into()), HostAnswer::Unreadable("x".into())] {
+        let mut e = AcpEngine::new(Timeouts::default(), false);
+        e.initialized(&json!({ "_meta": { "steering": { "supported": true } } }));
+        e.prompt_sent("s");
+        let op = e.send("s", vec![json!({ "type": "text", "text": "keep" })], 0).unwrap();
+        let first = run(&mut e, 0, |_, _| None);
+        e.handle_answer(first.sent[0].id, answer.clone(), 0);
+        let log = run(&mut e, 0, |_, _| None);
+        let done = log.completion(op).cloned();
+        let Some(Action::Complete { result: Err(error), .. }) = done else { panic!("{answer:?}: {done:?}") };
+        assert_eq!(error.failure.kind(), "outcomeUnknown", "{answer:?}");
+        assert!(!log.has_retract(), "{answer:?}");
+        assert_eq!(unconfirmed(&log), ["steeringExtension"], "{answer:?}");
+    }
+}
+
+#[test]
+fn acp_a_steer_never_written_is_a_plain_failure_and_retracted() {
+    let mut e = AcpEngine::new(Timeouts::default(), false);
+    e.initialized(&json!({ "_meta": { "steering": { "supported": true } } }));
+    e.prompt_sent("s");
+    let op = e.send("s", vec![json!({ "type": "text", "text": "keep" })], 0).unwrap();
+    let first = run(&mut e, 0, |_, _| None);
+    e.handle_answer(first.sent[0].id, HostAnswer::NotSent("closed".into()), 0);
+    let log = run(&mut e, 0, |_, _| None);
+    let done = log.completion(op).cloned();
+    let Some(Action::Complete { result: Err(error), .. }) = done else { panic!("{done:?}") };
+    assert_eq!(error.failure.kind(), "transport");
+    assert!(log.has_retract());
+}
