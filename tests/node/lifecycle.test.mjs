@@ -1,0 +1,52 @@
+// init() and the facade against the real packed module, each case in a fresh
+// Node process (a module instance that has not been initialized yet).
+import { test, before } from "node:test";
+import assert from "node:assert/strict";
+import { execFileSync } from "node:child_process";
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { packAndInstall } from "./pack.mjs";
+
+let pkg;
+before(() => {
+  pkg = packAndInstall();
+});
+
+function runIn(name, code) {
+  const file = join(pkg.dir, name);
+  writeFileSync(file, code);
+  return JSON.parse(execFileSync(process.execPath, [file], { cwd: pkg.dir, encoding: "utf8" }));
+}
+
+test("a class or function used before init() throws 'call `await init()` first'", () => {
+  const out = runIn("before.mjs", `
+import { CodexhostSteering, AcpSteering, installDesktopSteering, version } from "renderer-steering";
+const messages = [];
+for (const use of [() => new CodexhostSteering({ request: async () => ({}) }), () => new AcpSteering({ request: async () => ({}) }),
+                   () => installDesktopSteering({}), () => version()]) {
+  try { use(); messages.push("no throw"); } catch (e) { messages.push(e.message); }
+}
+console.log(JSON.stringify(messages));
+`);
+  assert.deepEqual(out, Array(4).fill("renderer-steering: call `await init()` first"));
+});
+
+test("init() after a failed init() loads; concurrent init() calls share one compile", () => {
+  const out = runIn("retry.mjs", `
+let compiles = 0;
+const instantiate = WebAssembly.instantiate;
+// Counts the package's compiles only (Node's fetch compiles its own llhttp lazily).
+WebAssembly.instantiate = (...args) => (new Error().stack.includes("renderer_steering.js") && compiles++, instantiate(...args));
+const { init, version } = await import("renderer-steering");
+const failure = await init(new Uint8Array([0, 97, 115, 109])).then(() => "resolved", (e) => e.constructor.name);
+const failedCompiles = compiles;
+const a = init(), b = init();
+await Promise.all([a, b]);
+await init();
+console.log(JSON.stringify({ failure, same: a === b, compiles: compiles - failedCompiles, version: version() }));
+`);
+  assert.equal(out.failure, "CompileError");
+  assert.equal(out.same, true);
+  assert.equal(out.compiles, 1);
+  assert.match(out.version, /^\d+\.\d+\.\d+$/);
+});
