@@ -1,10 +1,11 @@
 // Browser / Electron renderer / bundler entry (`browser` and `default`
-// conditions): the .wasm is embedded as base64, so nothing is fetched and
-// nothing needs a bundler plugin, a public folder or an http:// origin
-// (esbuild, Rollup, webpack, Vite, IIFE bundles and file:// pages alike).
-// `renderer-steering/url` is the fetch-based alternative (see README).
+// conditions): the .wasm is embedded, gzip'd then base64'd, so nothing is
+// fetched and nothing needs a bundler plugin, a public folder or an http://
+// origin (esbuild, Rollup, webpack, Vite, IIFE bundles and file:// pages).
+// Inflated with DecompressionStream into a streaming compile. The fetch-based
+// alternative is `renderer-steering/url`; the README has the measurements.
 import { api } from "./api.js";
-import wasmBase64 from "./wasm-base64.js";
+import wasmGzipBase64 from "./wasm-inline.js";
 
 export * from "./exports.js";
 
@@ -16,7 +17,15 @@ function decode(base64) {
   return bytes;
 }
 
+function embedded() {
+  if (typeof DecompressionStream !== "function") {
+    throw new Error("renderer-steering: this runtime lacks DecompressionStream; import renderer-steering/url or pass the .wasm bytes to init()");
+  }
+  const wasm = new Blob([decode(wasmGzipBase64)]).stream().pipeThrough(new DecompressionStream("gzip"));
+  return new Response(wasm, { headers: { "content-type": "application/wasm" } });
+}
+
 /** Loads the WebAssembly module: concurrent calls share one load; a failed load can be retried. */
 export function init(source) {
-  return api.init(source, () => decode(wasmBase64));
+  return api.init(source, embedded);
 }

@@ -50,3 +50,14 @@ console.log(JSON.stringify({ failure, same: a === b, compiles: compiles - failed
   assert.equal(out.compiles, 1);
   assert.match(out.version, /^\d+\.\d+\.\d+$/);
 });
+
+test("the embedded browser entry (also the `default` condition) inits and steers outside a browser too", () => {
+  const out = runIn("embedded.mjs", `
+const { init, CodexhostSteering } = await import("./node_modules/renderer-steering/pkg/browser.js");
+await init();
+const steering = new CodexhostSteering({ request: async (m) => (m === "turn/steer" ? { turnId: "u" } : { delivery: "activeTurn" }) });
+const r = await steering.steer({ threadId: "t", expectedTurnId: "u", input: [{ type: "text", text: "x" }] });
+console.log(JSON.stringify({ delivery: r.delivery }));
+`);
+  assert.deepEqual(out, { delivery: "activeTurn" });
+});

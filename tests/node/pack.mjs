@@ -13,7 +13,7 @@ export const TARBALL_FILES = [
   "LICENSE", "README.md", "package.json",
   "pkg/api.js", "pkg/browser.js", "pkg/exports.js", "pkg/facade.js", "pkg/index.d.ts", "pkg/node.js",
   "pkg/renderer_steering.d.ts", "pkg/renderer_steering.js", "pkg/renderer_steering_bg.wasm",
-  "pkg/steering-error.js", "pkg/url.js", "pkg/wasm-base64.js",
+  "pkg/steering-error.js", "pkg/url.js", "pkg/wasm-inline.js",
 ];
 
 export function packAndInstall() {
