@@ -49,6 +49,7 @@ layer "shell in Node" wasm_pack_test --node
 layer "package in Node" node --test tests/node/
 layer "package in Chromium" node --test tests/browser/
 layer "playground in Chromium" node --test --test-concurrency=1 tests/playground/
+layer "consumers (bundlers, CSP, file://, publish)" node --test --test-concurrency=1 tests/consumers/
 layer "fault runs (real host)" node --experimental-websocket --test --test-concurrency=1 tests/faults/
 grep -h '^# ' "$LOGS/fault_runs_(real_host).log" | grep -E 'fault  |yes|NO|n/a' | sed 's/^# /    /' || true
 

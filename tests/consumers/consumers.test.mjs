@@ -6,7 +6,7 @@ import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
 import { createServer } from "node:http";
-import { mkdirSync, rmSync } from "node:fs";
+import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { join, normalize, extname } from "node:path";
 import { pathToFileURL } from "node:url";
@@ -50,9 +50,14 @@ before(async () => {
 after(async () => {
   await browser?.close();
   server?.close();
-  console.log("# consumer table");
-  console.log("# | setup | bundle (JS + wasm) raw | gzip -9 | http + strict CSP | file:// | init ms (http) |");
-  for (const r of rows) console.log(`# | ${r.name} | ${r.raw} | ${r.gzip} | ${r.http} | ${r.file} | ${r.initMs} |`);
+  const table = [
+    "| setup | bundle raw (B) | gzip -9 (B) | http + strict CSP | file:// | init() ms (http) |",
+    "|---|---|---|---|---|---|",
+    ...rows.map((r) => `| ${r.name} | ${r.raw} | ${r.gzip} | ${r.http} | ${r.file} | ${r.initMs} |`),
+  ].join("\n");
+  mkdirSync(join(cacheDir, "..", "test-logs"), { recursive: true });
+  writeFileSync(join(cacheDir, "..", "test-logs", "consumers-table.md"), `${table}\n`);
+  console.log(table);
 });
 
 async function run(url) {
