@@ -85,16 +85,23 @@ async function rollup(dir, out, specifier) {
   writeFileSync(join(out, "index.html"), html(`<script type="module" src="./main.js"></script>`));
 }
 
-/** Each setup: how it is built and whether it must also work from file:// (fetch cannot read file:). */
+/**
+ * Each setup: how it is built, whether its bundle is a module script, and
+ * what its file:// page does. Chromium refuses module scripts from file://
+ * unless started with --allow-file-access-from-files (Electron allows them),
+ * and that flag also lets fetch() read file:. So module-script pages run from
+ * file:// in a browser with the flag, classic-script pages in one without it,
+ * where fetch() of the sibling .wasm fails as in an Electron file:// window.
+ */
 export const SETUPS = [
-  { name: "esbuild --format=esm", build: (d, o) => esbuild(d, o, "esm", "renderer-steering") },
+  { name: "esbuild --format=esm", module: true, build: (d, o) => esbuild(d, o, "esm", "renderer-steering") },
   { name: "esbuild (default IIFE)", build: (d, o) => esbuild(d, o, "iife", "renderer-steering") },
-  { name: "Vite", build: (d, o) => vite(d, o, "renderer-steering") },
+  { name: "Vite", module: true, build: (d, o) => vite(d, o, "renderer-steering") },
   { name: "webpack 5, target web", build: (d, o) => webpack(d, o, "web", "renderer-steering") },
   { name: "webpack 5, target electron-renderer", build: (d, o) => webpack(d, o, "electron-renderer", "renderer-steering") },
-  { name: "Rollup + node-resolve", build: (d, o) => rollup(d, o, "renderer-steering") },
-  { name: "Vite, renderer-steering/url", build: (d, o) => vite(d, o, "renderer-steering/url"), httpOnly: true },
-  { name: "webpack 5 web, renderer-steering/url", build: (d, o) => webpack(d, o, "web", "renderer-steering/url"), httpOnly: true },
+  { name: "Rollup + node-resolve", module: true, build: (d, o) => rollup(d, o, "renderer-steering") },
+  { name: "Vite, renderer-steering/url", module: true, build: (d, o) => vite(d, o, "renderer-steering/url") },
+  { name: "webpack 5 web, renderer-steering/url", fileFetchFails: true, build: (d, o) => webpack(d, o, "web", "renderer-steering/url") },
 ];
 
 /** Bytes of the built app's scripts and wasm: raw and gzip -9. */
