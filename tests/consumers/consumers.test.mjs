@@ -24,7 +24,7 @@ let server, base, browser, fileBrowser;
 
 before(async () => {
   const tools = ensureTools();
-  console.log(`# tools ${tools.installed ? "installed" : "cached"} in ${cacheDir}`);
+  console.log(`tools ${tools.installed ? "installed" : "cached"} in ${cacheDir}`);
   const pkg = packAndInstall();
   const target = join(cacheDir, "node_modules", "renderer-steering");
   rmSync(target, { recursive: true, force: true });
