@@ -61,3 +61,23 @@ console.log(JSON.stringify({ delivery: r.delivery }));
 `);
   assert.deepEqual(out, { delivery: "activeTurn" });
 });
+
+test("a real trap (out of wasm memory: Rust aborts) stops the module: every later call fails fast", () => {
+  const out = runIn("trap.mjs", `
+import { init, CodexhostSteering, version } from "renderer-steering";
+await init();
+const steering = new CodexhostSteering({ request: async () => ({ delivery: "activeTurn" }) });
+// The glue's loader hands back the loaded module's exports; fill its memory to the maximum.
+const { default: loaded } = await import("./node_modules/renderer-steering/pkg/renderer_steering.js");
+const wasm = await loaded();
+for (const step of [4096, 256, 16, 1]) for (;;) try { wasm.memory.grow(step); } catch { break; }
+const messages = [];
+const input = [{ type: "text", text: "x".repeat(200_000) }];
+try { await steering.steer({ threadId: "t", expectedTurnId: "u", input }); } catch (e) { messages.push(e.name + ": " + e.message); }
+try { version(); } catch (e) { messages.push(e.name + ": " + e.message); }
+await init().catch((e) => messages.push(e.name + ": " + e.message));
+console.log(JSON.stringify(messages));
+`);
+  assert.equal(out.length, 3, JSON.stringify(out));
+  for (const m of out) assert.match(m, /^SteeringModuleStopped: renderer-steering: the WebAssembly module stopped .* reloading the window \(unreachable\)$/);
+});
