@@ -81,3 +81,12 @@ console.log(JSON.stringify(messages));
   assert.equal(out.length, 3, JSON.stringify(out));
   for (const m of out) assert.match(m, /^SteeringModuleStopped: renderer-steering: the WebAssembly module stopped .* reloading the window \(unreachable\)$/);
 });
+
+test("the embedded entry without DecompressionStream rejects init() saying what to use instead", () => {
+  const out = runIn("no-inflate.mjs", `
+delete globalThis.DecompressionStream; // an old runtime
+const { init } = await import("./node_modules/renderer-steering/pkg/browser.js");
+console.log(JSON.stringify(await init().then(() => "resolved", (e) => e.message)));
+`);
+  assert.match(out, /lacks DecompressionStream; import renderer-steering\/url or pass the \.wasm bytes to init\(\)/);
+});
