@@ -1,10 +1,10 @@
 // Publishing: publint and @arethetypeswrong/cli on the packed tarball, and
 // `npm pack` from a clean clone: it fails loudly without the build tools, and
 // with them (prepack builds pkg/) produces the complete file list.
-import { test } from "node:test";
+import { test, after } from "node:test";
 import assert from "node:assert/strict";
 import { execFileSync, spawnSync } from "node:child_process";
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, symlinkSync } from "node:fs";
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { packAndInstall, repo, TARBALL_FILES } from "../node/pack.mjs";
@@ -34,8 +34,12 @@ test("@arethetypeswrong/cli: types resolve for node16 ESM and CJS and bundlers, 
   }
 });
 
+const clones = [];
+after(() => clones.forEach((dir) => rmSync(dir, { recursive: true, force: true })));
+
 function cleanClone() {
   const dir = mkdtempSync(join(tmpdir(), "steering-clone-"));
+  clones.push(dir);
   execFileSync("git", ["clone", "--quiet", repo, dir]);
   return dir;
 }
