@@ -18,7 +18,9 @@ let nodeApi;
 let nodeWasm;
 async function inNode() {
   nodeApi = await import(join(root, "pkg", "node.js"));
-  nodeWasm = await nodeApi.init();
+  await nodeApi.init();
+  // The glue's own loader returns the already-loaded module's exports (its memory).
+  nodeWasm = await (await import(join(root, "pkg", "renderer_steering.js"))).default();
   return runBench(nodeApi);
 }
 

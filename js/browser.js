@@ -1,13 +1,31 @@
-// Browser / Electron renderer entry: `await init()` fetches the .wasm next to
-// this file (bundlers follow the `new URL(..., import.meta.url)` in the glue).
-import initWasm from "./renderer_steering.js";
+// Browser / Electron renderer / bundler entry (`browser` and `default`
+// conditions): the .wasm is embedded, gzip'd then base64'd, so nothing is
+// fetched and nothing needs a bundler plugin, a public folder or an http://
+// origin (esbuild, Rollup, webpack, Vite, IIFE bundles and file:// pages).
+// Inflated with DecompressionStream into a streaming compile. The fetch-based
+// alternative is `renderer-steering/url`; the README has the measurements.
+import { api } from "./api.js";
+import wasmGzipBase64 from "./wasm-inline.js";
 
-export * from "./renderer_steering.js";
+export * from "./exports.js";
 
-let ready;
+function decode(base64) {
+  if (typeof Uint8Array.fromBase64 === "function") return Uint8Array.fromBase64(base64);
+  const text = atob(base64);
+  const bytes = new Uint8Array(text.length);
+  for (let i = 0; i < text.length; i++) bytes[i] = text.charCodeAt(i);
+  return bytes;
+}
 
-/** Loads the WebAssembly module once; later calls return the same promise. */
+function embedded() {
+  if (typeof DecompressionStream !== "function") {
+    throw new Error("renderer-steering: this runtime lacks DecompressionStream; import renderer-steering/url or pass the .wasm bytes to init()");
+  }
+  const wasm = new Blob([decode(wasmGzipBase64)]).stream().pipeThrough(new DecompressionStream("gzip"));
+  return new Response(wasm, { headers: { "content-type": "application/wasm" } });
+}
+
+/** Loads the WebAssembly module: concurrent calls share one load; a failed load can be retried. */
 export function init(source) {
-  ready ??= initWasm(source === undefined ? undefined : { module_or_path: source });
-  return ready;
+  return api.init(source, embedded);
 }

@@ -1,7 +1,58 @@
-export * from "./renderer_steering.js";
+// The package's public types. The classes and the JSON shapes come from
+// wasm-bindgen's generated declarations (see src/shell/types.rs); this file
+// adds `init`, the SteeringError class and its guard. Needs the `es2022` lib
+// and `esnext.disposable` (TypeScript >= 5.2: the classes have
+// `[Symbol.dispose]`); no `dom` lib and no @types/node.
+import type { ContentBlock, SteeringErrorKind, Trace } from "./renderer_steering.js";
+
+export { AcpSteering, CodexhostSteering, DesktopSteering, installDesktopSteering, version } from "./renderer_steering.js";
+export type {
+  AcpOptions, AcpOutcome, AcpSendHooks, Annotations, AudioBlock, ChangeCallback, CodexhostOptions, ComposerState, ContentBlock,
+  DecideArgs, Decision, Delivery, DesktopOptions, ImageBlock, InitializeAnswer, InputMode, JsonRpcError,
+  PresentationHooks, ProbeRecord, PromptVerdict, ReplaceOutcome, RequestFn, ResourceBlock, ResourceLinkBlock,
+  RevokeOutcome, SteerArgs, SteeringErrorKind, SteerResult, TextBlock, TextItem, Timeouts, Trace,
+} from "./renderer_steering.js";
+
+/** Anything with the `arrayBuffer()` of a fetch `Response` (structural: no `dom` lib needed). */
+export interface ResponseLike { arrayBuffer(): Promise<ArrayBuffer> }
 /**
- * Loads the WebAssembly module (once). No argument is needed in Node >= 20
- * or in a browser / Electron renderer; pass bytes, a URL or a Response to
- * load it from elsewhere.
+ * Where `init` loads the module from instead of the package's own copy: the
+ * `.wasm` bytes, a `Response` (or a promise of one), or a URL to fetch.
  */
-export function init(source?: BufferSource | URL | string | Response | WebAssembly.Module): Promise<unknown>;
+export type InitInput = ArrayBuffer | ArrayBufferView | string | { readonly href: string } | ResponseLike | PromiseLike<ResponseLike>;
+
+/**
+ * Loads the WebAssembly module. No argument is needed in Node, a browser, an
+ * Electron renderer or a bundle. Concurrent calls share one load; after a
+ * failure (network, CSP) it can be called again. Under a Content-Security-Policy
+ * it needs `script-src 'wasm-unsafe-eval'`, and rejects naming it when blocked.
+ */
+export function init(input?: InitInput): Promise<void>;
+
+/**
+ * Every rejection of the package: the user's draft is handed back intact.
+ * `error instanceof SteeringError`, or `isSteeringError(error, kind?)`.
+ */
+export class SteeringError<K extends SteeringErrorKind = SteeringErrorKind> extends Error {
+  constructor(message: string);
+  name: "SteeringError";
+  /** What went wrong (see the README's error table). */
+  kind: K;
+  /** The JSON-RPC error code, when the host answered with one. */
+  code?: number;
+  /** The host's error `data`, when it gave one. */
+  data?: unknown;
+  /** The input as the caller passed it (the very object). */
+  draft: ContentBlock[];
+  /** The requests made before the failure. */
+  trace: Trace;
+  /**
+   * The message's `clientUserMessageId` (codexhost). With kind `"outcomeUnknown"`,
+   * retry with this id: the engine never delivers one id twice.
+   */
+  clientUserMessageId?: string;
+}
+
+/** Narrows an unknown value (a caught error) to a SteeringError, optionally of one kind. */
+export function isSteeringError(value: unknown): value is SteeringError;
+export function isSteeringError<K extends SteeringErrorKind>(value: unknown, kind: K): value is SteeringError<K>;

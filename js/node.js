@@ -1,16 +1,10 @@
-// Node entry: `await init()` reads the .wasm next to this file from disk.
+// Node entry (`node` condition): `await init()` reads the .wasm next to this file from disk.
 import { readFile } from "node:fs/promises";
-import initWasm from "./renderer_steering.js";
+import { api } from "./api.js";
 
-export * from "./renderer_steering.js";
+export * from "./exports.js";
 
-let ready;
-
-/** Loads the WebAssembly module once; later calls return the same promise. */
+/** Loads the WebAssembly module: concurrent calls share one load; a failed load can be retried. */
 export function init(source) {
-  ready ??= (async () => {
-    const bytes = source ?? (await readFile(new URL("./renderer_steering_bg.wasm", import.meta.url)));
-    return initWasm({ module_or_path: bytes });
-  })();
-  return ready;
+  return api.init(source, () => readFile(new URL("./renderer_steering_bg.wasm", import.meta.url)));
 }

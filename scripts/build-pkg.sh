@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Builds pkg/: release wasm -> wasm-bindgen (web target) -> wasm-opt -> entries.
+# Builds pkg/: release wasm -> wasm-bindgen (web target) -> wasm-opt -> entries (scripts/pkg-entries.sh).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export PATH="$HOME/.cargo/bin:$PATH"
@@ -9,7 +9,10 @@ source target/toolchain.env
 TARGET_DIR=${CARGO_TARGET_DIR:-target}
 cargo build --quiet --release --lib --target wasm32-unknown-unknown -p renderer_steering
 rm -rf pkg && mkdir -p pkg
-"$HOME/.cargo/bin/wasm-bindgen" --target web --out-dir pkg --remove-name-section --remove-producers-section \
+# --omit-default-module-path: the glue names no .wasm URL; each entry says
+# where its bytes come from (embedded, fetched next to it, or read from disk).
+"$HOME/.cargo/bin/wasm-bindgen" --target web --omit-default-module-path --out-dir pkg \
+  --remove-name-section --remove-producers-section \
   "$TARGET_DIR/wasm32-unknown-unknown/release/renderer_steering.wasm"
 # wasm-opt from the npm `binaryen` package (pinned dev dependency, v132; the
 # Debian binaryen 108 turns wasm-bindgen's externref table into a funcref
@@ -24,5 +27,5 @@ fi
   --enable-reference-types --enable-bulk-memory --enable-nontrapping-float-to-int \
   --enable-sign-ext --enable-multivalue --enable-mutable-globals \
   pkg/renderer_steering_bg.wasm -o pkg/renderer_steering_bg.wasm
-cp js/browser.js js/node.js js/index.d.ts pkg/
+bash scripts/pkg-entries.sh
 echo "[build] pkg/ ready: $(wc -c < pkg/renderer_steering_bg.wasm) bytes of wasm"

@@ -52,6 +52,7 @@ layer "package in Chromium" node --test tests/browser/
 layer "hostile inputs in Node" node --test tests/hostile/node.test.mjs; sed -n '/^# hostile inputs in/,/^# total/s/^# /    /p' "$LOGS/hostile_inputs_in_Node.log" || true
 layer "hostile inputs in Chromium" node --test tests/hostile/chromium.test.mjs; sed -n '/^# hostile inputs in/,/^# total/s/^# /    /p' "$LOGS/hostile_inputs_in_Chromium.log" || true
 layer "playground in Chromium" node --test --test-concurrency=1 tests/playground/
+layer "consumers (bundlers, CSP, file://, publish)" node --test --test-concurrency=1 tests/consumers/
 layer "fault runs (real host)" node --experimental-websocket --test --test-concurrency=1 tests/faults/
 grep -h '^# ' "$LOGS/fault_runs_(real_host).log" | grep -E 'fault  |yes|NO|n/a' | sed 's/^# /    /' || true
 layer "real agents (npm)" bash scripts/agents-test.sh

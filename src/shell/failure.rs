@@ -1,18 +1,55 @@
 //! A failed submission as a JS `Error` named `SteeringError`, carrying
 //! `kind`, `code` (when the host gave one), `data`, `draft` and `trace`.
+//!
+//! The package entry hands its exported `SteeringError` class to the module
+//! once at `init()` (`__setErrorClass`), and every rejection is constructed
+//! from that very class, so `error instanceof SteeringError` holds in every
+//! bundler (no extra module path for a bundler to resolve or duplicate).
+//! Without a registered class (the wasm-bindgen tests, which bypass the
+//! entry) it is a plain `Error` with the same name and fields.
 
-use js_sys::Reflect;
-use wasm_bindgen::JsValue;
+use std::cell::RefCell;
+
+use js_sys::{Array, Function, Reflect};
+use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
 
 use super::convert::to_js;
 use crate::core::SteeringError;
+
+thread_local! {
+    static ERROR_CLASS: RefCell<Option<Function>> = const { RefCell::new(None) };
+}
+
+/// Registers the class every rejection is constructed from (called once by
+/// the package entry; not part of the public types).
+///
+/// ```js
+/// __setErrorClass(SteeringError); // class SteeringError extends Error { constructor(message) }
+/// ```
+#[wasm_bindgen(js_name = __setErrorClass, skip_typescript)]
+pub fn set_error_class(class: Function) {
+    ERROR_CLASS.with(|slot| *slot.borrow_mut() = Some(class));
+}
+
+fn new_error(message: &str) -> js_sys::Error {
+    let registered = ERROR_CLASS.with(|slot| {
+        let class = slot.borrow();
+        let class = class.as_ref()?;
+        Reflect::construct(class, &Array::of1(&JsValue::from_str(message))).ok()
+    });
+    match registered {
+        Some(error) => error.unchecked_into(),
+        None => js_sys::Error::new(message),
+    }
+}
 
 /// Builds the rejection value for a failure. `original` is the caller's own
 /// input value: when it is given, `draft` is that very object (identity), so
 /// the words come back exactly as they were passed in.
 pub fn to_js_error(error: &SteeringError, original: &JsValue) -> JsValue {
     let report = error.to_report();
-    let js_error = js_sys::Error::new(&report.message);
+    let js_error = new_error(&report.message);
     js_error.set_name("SteeringError");
     let target: &JsValue = js_error.as_ref();
     let fields = [

@@ -21,11 +21,27 @@ export type RequestFn = (method: string, params: Record<string, unknown>, option
 export interface Timeouts { decideMs?: number; steerMs?: number; requestMs?: number }
 /** How a codexhost steer reaches the agent. */
 export type Delivery = "official" | "activeTurn" | "newTurn";
-/** A content item (codexhost steering takes `text` items only). */
-export type ContentItem =
-  | { type: "text"; text: string }
-  | { type: "image"; mimeType: string; data: string }
-  | { type: string; [key: string]: unknown };
+/** A text item: the only content a codexhost steer takes. */
+export interface TextItem { type: "text"; text: string }
+/** ACP annotations on a content block. */
+export interface Annotations { audience?: ("user" | "assistant")[]; priority?: number; lastModified?: string; _meta?: Record<string, unknown> }
+/** ACP text block. */
+export interface TextBlock extends TextItem { annotations?: Annotations; _meta?: Record<string, unknown> }
+/** ACP image block (needs the agent's `promptCapabilities.image`). */
+export interface ImageBlock { type: "image"; mimeType: string; data: string; uri?: string; annotations?: Annotations; _meta?: Record<string, unknown> }
+/** ACP audio block. */
+export interface AudioBlock { type: "audio"; mimeType: string; data: string; annotations?: Annotations; _meta?: Record<string, unknown> }
+/** ACP link to a resource. */
+export interface ResourceLinkBlock {
+  type: "resource_link"; uri: string; name: string; mimeType?: string; title?: string; description?: string; size?: number;
+  annotations?: Annotations; _meta?: Record<string, unknown>;
+}
+/** ACP embedded resource (text or base64 blob). */
+export interface ResourceBlock {
+  type: "resource";
+  resource: { uri: string; mimeType?: string; text: string } | { uri: string; mimeType?: string; blob: string };
+  annotations?: Annotations; _meta?: Record<string, unknown>;
+}
 /** One request sent while deciding, with its answer. */
 export interface ProbeRecord {
   method: string;
@@ -49,17 +65,6 @@ export type SteeringErrorKind =
   | "invalidInput" | "draftTooLarge" | "host" | "malformedAnswer" | "timeout" | "transport"
   | "ownershipUnknown" | "busy" | "pendingTurnStart" | "disposed" | "outcomeUnknown"
   | "imagesUnsupported" | "unavailable" | "sessionReplaced" | "follower" | "missingBinding";
-/** A rejection: the draft is handed back intact. */
-export interface SteeringError extends Error {
-  name: "SteeringError";
-  kind: SteeringErrorKind;
-  code?: number;
-  data?: unknown;
-  draft: ContentItem[];
-  trace: Trace;
-  /** The message id to retry with (codexhost; present when the kind is "outcomeUnknown"). */
-  clientUserMessageId?: string;
-}
 export interface CodexhostOptions {
   request: RequestFn;
   timeouts?: Timeouts;
@@ -71,7 +76,7 @@ export interface Decision { delivery: Delivery; trace: Trace }
 export interface SteerArgs {
   threadId: string;
   expectedTurnId?: string | null;
-  input: ContentItem[];
+  input: TextItem[];
   clientUserMessageId?: string;
   pendingTurnStart?: boolean;
   additionalContext?: unknown;
@@ -96,7 +101,7 @@ export interface SteerResult { turnId: string; delivery: Delivery; presented: De
 export interface DesktopOptions { timeouts?: Timeouts }
 
 /** An ACP content block. */
-export type ContentBlock = ContentItem;
+export type ContentBlock = TextBlock | ImageBlock | AudioBlock | ResourceLinkBlock | ResourceBlock;
 /** The `initialize` answer of an ACP agent (only the capability fields are read). */
 export interface InitializeAnswer {
   protocolVersion?: number;

@@ -8,6 +8,14 @@ import { fileURLToPath, pathToFileURL } from "node:url";
 
 export const repo = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
 
+/** The complete tarball: every file, nothing else (npm adds package.json). */
+export const TARBALL_FILES = [
+  "LICENSE", "README.md", "package.json",
+  "pkg/api.js", "pkg/browser.js", "pkg/exports.js", "pkg/facade.js", "pkg/index.d.ts", "pkg/node.js",
+  "pkg/renderer_steering.d.ts", "pkg/renderer_steering.js", "pkg/renderer_steering_bg.wasm",
+  "pkg/steering-error.js", "pkg/url.js", "pkg/wasm-inline.js",
+];
+
 export function packAndInstall() {
   const dir = mkdtempSync(join(tmpdir(), "steering-pkg-"));
   const out = execFileSync("npm", ["pack", "--json", "--pack-destination", dir], { cwd: repo, encoding: "utf8" });
@@ -31,4 +39,23 @@ export function scriptedHost(answers) {
     return typeof answer === "function" ? answer(params) : Promise.resolve(answer);
   };
   return { request, calls };
+}
+
+// Two consumers: a Node-only project (nodenext, no dom lib, no @types/node)
+// and a bundler project with the dom lib. No skipLibCheck: the .d.ts itself is checked.
+export const TS_SETUPS = [
+  { name: "nodenext, no dom", module: "nodenext", moduleResolution: "nodenext", lib: ["es2022", "esnext.disposable"] },
+  { name: "bundler, dom", module: "esnext", moduleResolution: "bundler", lib: ["es2022", "esnext.disposable", "dom"] },
+];
+
+export function tsc(dir, files, setup) {
+  writeFileSync(join(dir, "tsconfig.json"), JSON.stringify({
+    compilerOptions: { strict: true, noEmit: true, target: "es2022", module: setup.module, moduleResolution: setup.moduleResolution, lib: setup.lib, types: [], skipLibCheck: false, noUnusedLocals: false },
+    files,
+  }));
+  try {
+    return execFileSync(process.execPath, [join(repo, "node_modules", "typescript", "bin", "tsc"), "-p", join(dir, "tsconfig.json")], { encoding: "utf8" });
+  } catch (e) {
+    return `${e.stdout}${e.stderr}`;
+  }
 }

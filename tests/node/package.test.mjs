@@ -4,7 +4,7 @@ import { test, before } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { packAndInstall, scriptedHost } from "./pack.mjs";
+import { packAndInstall, scriptedHost, TARBALL_FILES } from "./pack.mjs";
 
 let pkg;
 let api;
@@ -14,22 +14,29 @@ before(async () => {
   await api.init();
 });
 
-test("the tarball holds the wasm, the JS glue, the .d.ts and the README", () => {
-  for (const f of ["pkg/renderer_steering_bg.wasm", "pkg/renderer_steering.js", "pkg/index.d.ts", "pkg/renderer_steering.d.ts", "pkg/node.js", "pkg/browser.js", "README.md", "package.json"]) {
-    assert.ok(pkg.files.includes(f), `${f} missing from ${pkg.files}`);
-  }
-  assert.ok(!pkg.files.some((f) => f.startsWith("src/") || f.startsWith("target/")), "no sources in the tarball");
+
+test("the tarball holds exactly the entries, the glue, the wasm, the types, LICENSE and README", () => {
+  const files = pkg.files.filter((f) => !f.startsWith("pkg/snippets/")).sort();
+  assert.deepEqual(files, TARBALL_FILES);
+  assert.ok(pkg.files.some((f) => /^pkg\/snippets\/.+\/js\/rest\.js$/.test(f)), "the glue's snippet is packed");
 });
 
-test("package.json declares module type, conditional exports, types, files, sideEffects, license", () => {
+test("package.json: browser before node in every export (webpack's electron-renderer sets both), metadata, engines", () => {
   const m = pkg.manifest;
   assert.equal(m.name, "renderer-steering");
   assert.equal(m.type, "module");
-  assert.equal(m.exports["."].node, "./pkg/node.js");
-  assert.equal(m.exports["."].browser, "./pkg/browser.js");
+  for (const [subpath, browserEntry] of [[".", "./pkg/browser.js"], ["./url", "./pkg/url.js"]]) {
+    const conditions = Object.keys(m.exports[subpath]);
+    assert.deepEqual(conditions, ["types", "browser", "node", "default"], subpath);
+    assert.equal(m.exports[subpath].browser, browserEntry);
+    assert.equal(m.exports[subpath].default, browserEntry);
+    assert.equal(m.exports[subpath].node, "./pkg/node.js");
+  }
   assert.equal(m.types, "./pkg/index.d.ts");
   assert.equal(m.sideEffects, false);
-  assert.ok(m.license && m.version && Array.isArray(m.files));
+  assert.equal(m.license, "MIT");
+  assert.ok(m.repository?.url && m.homepage && m.bugs?.url && m.keywords?.length >= 5);
+  assert.equal(m.engines.node, "^20.19.0 || >=22.12.0");
 });
 
 test("init() needs no argument and is idempotent", async () => {
@@ -54,10 +61,13 @@ test("a steer goes inspect -> tagged turn/steer through the installed package", 
   assert.equal(host.calls[1].params.codexhostSteerDelivery, "activeTurn");
 });
 
-test("a rejection is a SteeringError with the draft handed back", async () => {
+test("a rejection is a SteeringError instance with the draft handed back", async () => {
   const steering = new api.CodexhostSteering({ request: () => Promise.reject({ code: -32081, message: "metadata unreadable", data: { id: 1 } }) });
   const input = [{ type: "text", text: "keep my words" }];
   await assert.rejects(steering.steer({ threadId: "t", expectedTurnId: "u", input }), (e) => {
+    assert.ok(e instanceof api.SteeringError, "instanceof the exported class");
+    assert.ok(e instanceof Error);
+    assert.ok(api.isSteeringError(e) && api.isSteeringError(e, "host") && !api.isSteeringError(e, "timeout"));
     assert.equal(e.name, "SteeringError");
     assert.equal(e.kind, "host");
     assert.equal(e.code, -32081);
@@ -65,6 +75,23 @@ test("a rejection is a SteeringError with the draft handed back", async () => {
     assert.equal(e.draft, input, "the very input object comes back");
     return true;
   });
+  assert.equal(api.isSteeringError(new Error("x")), false);
+  assert.equal(api.isSteeringError({ name: "SteeringError", kind: "host" }), false, "not an Error");
+});
+
+test("the entry exports the API and nothing internal", () => {
+  const names = Object.keys(api).sort();
+  assert.deepEqual(names, ["AcpSteering", "CodexhostSteering", "DesktopSteering", "SteeringError", "init", "installDesktopSteering", "isSteeringError", "version"]);
+  const dts = readFileSync(join(pkg.dir, "node_modules", "renderer-steering", "pkg", "renderer_steering.d.ts"), "utf8");
+  const glueExports = [...dts.matchAll(/^export (?:class|function) (\w+)/gm)].map((m) => m[1]);
+  for (const name of glueExports) {
+    if (name === "__setPanicListener" || name === "start") continue; // internal (the wasm start function runs at init)
+    assert.ok(names.includes(name), `glue export ${name} is not re-exported by the entry (js/exports.js)`);
+  }
+  const index = readFileSync(join(pkg.dir, "node_modules", "renderer-steering", "pkg", "index.d.ts"), "utf8");
+  assert.doesNotMatch(index, /__set/);
+  const glueTypes = [...dts.matchAll(/^export (?:interface|type) (\w+)/gm)].map((m) => m[1]);
+  for (const name of glueTypes) assert.match(index, new RegExp(`\\b${name}\\b`), `type ${name} is not re-exported by index.d.ts`);
 });
 
 test("the .d.ts types the API precisely", () => {

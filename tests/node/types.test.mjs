@@ -3,14 +3,13 @@
 // (a misuse is a type error, so nothing is `any`).
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { execFileSync } from "node:child_process";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { packAndInstall, repo } from "./pack.mjs";
+import { packAndInstall, TS_SETUPS, tsc } from "./pack.mjs";
 
 const consumer = `
-import { init, CodexhostSteering, AcpSteering, installDesktopSteering } from "renderer-steering";
-import type { SteerResult, SteeringError, AcpOutcome, ComposerState, Delivery, Decision, RevokeOutcome } from "renderer-steering";
+import { init, CodexhostSteering, AcpSteering, installDesktopSteering, SteeringError, isSteeringError } from "renderer-steering";
+import type { SteerResult, AcpOutcome, ComposerState, Delivery, Decision, RevokeOutcome, SteeringErrorKind, ContentBlock } from "renderer-steering";
 
 await init();
 const request = async (method: string, params: Record<string, unknown>): Promise<unknown> => ({ method, params });
@@ -41,6 +40,36 @@ hook?.dispose();
 function handBack(error: SteeringError): string {
   return error.kind + String(error.code ?? "") + error.draft.length + error.trace.probes.length;
 }
+try {
+  await steering.steer({ threadId: "t", input: [{ type: "text", text: "x" }] });
+} catch (e) {
+  if (e instanceof SteeringError) {
+    const kind: SteeringErrorKind = e.kind;
+    const draft: ContentBlock[] = e.draft;
+  }
+  if (isSteeringError(e, "follower")) {
+    const kind: "follower" = e.kind;
+  }
+  // @ts-expect-error a caught error is unknown until narrowed
+  e.kind;
+}
+const blocks: ContentBlock[] = [
+  { type: "text", text: "x" },
+  { type: "image", mimeType: "image/png", data: "AA==" },
+  { type: "resource_link", uri: "file:///a", name: "a" },
+  { type: "resource", resource: { uri: "file:///a", text: "x" } },
+];
+await acp.send("s", blocks);
+// @ts-expect-error a misspelt text item is not a content block (no catch-all member)
+await acp.send("s", [{ type: "text", txet: "x" }]);
+// @ts-expect-error text is a string
+await acp.send("s", [{ type: "text", text: 42 }]);
+// @ts-expect-error a codexhost steer takes text items only
+await steering.steer({ threadId: "t", input: [{ type: "image", mimeType: "image/png", data: "AA==" }] });
+// @ts-expect-error init takes bytes, a URL or a Response, not a number
+await init(42);
+await init(new Uint8Array(8));
+await init("https://example.invalid/renderer_steering_bg.wasm");
 
 // @ts-expect-error a steer needs a threadId
 await steering.steer({ input: [] });
@@ -51,19 +80,12 @@ const bad: ComposerState["mode"] = "maybe";
 export { turnId, rounds, mode, revoked, verdict, handBack, wrong, bad };
 `;
 
-test("the .d.ts types the API precisely for a strict TypeScript consumer", () => {
-  const pkg = packAndInstall();
-  writeFileSync(join(pkg.dir, "consumer.ts"), consumer);
-  writeFileSync(join(pkg.dir, "tsconfig.json"), JSON.stringify({
-    compilerOptions: { strict: true, noEmit: true, target: "es2022", module: "nodenext", moduleResolution: "nodenext", lib: ["es2022", "esnext.disposable", "dom"], types: [], skipLibCheck: false },
-    files: ["consumer.ts"],
-  }));
-  const tsc = join(repo, "node_modules", "typescript", "bin", "tsc");
-  let output = "";
-  try {
-    output = execFileSync(process.execPath, [tsc, "-p", join(pkg.dir, "tsconfig.json")], { encoding: "utf8" });
-  } catch (e) {
-    output = `${e.stdout}${e.stderr}`;
-  }
-  assert.equal(output.trim(), "", output);
-});
+let pkg;
+for (const setup of TS_SETUPS) {
+  test(`the .d.ts types the API precisely for a strict TypeScript consumer (${setup.name})`, () => {
+    pkg ??= packAndInstall();
+    writeFileSync(join(pkg.dir, "consumer.ts"), consumer);
+    const output = tsc(pkg.dir, ["consumer.ts"], setup);
+    assert.equal(output.trim(), "", output);
+  });
+}

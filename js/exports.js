@@ -1,0 +1,5 @@
+// The public API every entry re-exports (each entry adds its own `init`).
+import { api } from "./api.js";
+
+export const { CodexhostSteering, AcpSteering, DesktopSteering, installDesktopSteering, version } = api;
+export { SteeringError, isSteeringError } from "./steering-error.js";

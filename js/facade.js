@@ -1,0 +1,138 @@
+// The thin layer every entry puts over the wasm-bindgen glue:
+//  - before `init()` resolves, any class or function throws
+//    "renderer-steering: call `await init()` first";
+//  - if the module ever traps (a Rust panic, which aborts, or a stack
+//    overflow inside wasm), it is marked stopped: every later call throws
+//    at once, and promises it still owes reject, with an error telling the
+//    window to re-create it (fail-fast, never a silently dead module).
+// Traps are seen two ways: a WebAssembly.RuntimeError / stack-overflow
+// RangeError thrown out of any call, and the module's panic listener, which
+// the Rust panic hook calls just before trapping (also inside async tasks).
+import { SteeringError } from "./steering-error.js";
+
+const INTERNAL = new Set(["default", "initSync", "start", "__setPanicListener", "__setErrorClass"]);
+const RELEASE = new Set(["free", "dispose", Symbol.dispose]);
+
+const isTrap = (e) =>
+  e instanceof WebAssembly.RuntimeError || (e instanceof RangeError && /call stack/i.test(e.message));
+
+const isCspBlock = (e) =>
+  (e instanceof WebAssembly.CompileError || e instanceof EvalError) &&
+  /Content.Security.Policy|CSP|unsafe-eval/i.test(String(e.message));
+
+/** Wraps the glue's exports; the entry's `init` passes `loadDefault()`, the source used when init() has none. */
+export function createFacade(glue) {
+  let loaded = false;
+  let loading;
+  let stopped;
+  const owed = new Set(); // reject functions of promises the module still owes
+
+  function stop(reason) {
+    if (stopped) return;
+    stopped = new Error(
+      "renderer-steering: the WebAssembly module stopped after an internal error and cannot be used again; " +
+        `re-create it by reloading the window (${reason})`,
+    );
+    stopped.name = "SteeringModuleStopped";
+    for (const reject of owed) reject(stopped);
+    owed.clear();
+  }
+
+  function check() {
+    if (stopped) throw stopped;
+    if (!loaded) throw new Error("renderer-steering: call `await init()` first");
+  }
+
+  function owe(promise) {
+    return new Promise((resolve, reject) => {
+      owed.add(reject);
+      promise.then(
+        (value) => (owed.delete(reject), resolve(value)),
+        (error) => (owed.delete(reject), reject(error)),
+      );
+    });
+  }
+
+  function call(fn, self, args) {
+    check();
+    let result;
+    try {
+      result = Reflect.apply(fn, self, args);
+    } catch (e) {
+      if (!isTrap(e)) throw e;
+      stop(e.message);
+      throw stopped;
+    }
+    return result instanceof Promise ? owe(result) : result;
+  }
+
+  const guard = (fn) =>
+    function (...args) {
+      return call(fn, this, args);
+    };
+  // free / dispose after a trap: nothing is left to release, so a no-op
+  // (cleanup code on window unload must not throw).
+  const release = (fn) =>
+    function (...args) {
+      return stopped ? undefined : call(fn, this, args);
+    };
+
+  function wrapClass(Class) {
+    const proto = Class.prototype;
+    for (const key of Reflect.ownKeys(proto)) {
+      if (key === "constructor") continue;
+      const d = Object.getOwnPropertyDescriptor(proto, key);
+      if (typeof d.value === "function") d.value = RELEASE.has(key) ? release(d.value) : guard(d.value);
+      if (d.get) d.get = guard(d.get);
+      if (d.set) d.set = guard(d.set);
+      Object.defineProperty(proto, key, d);
+    }
+    return new Proxy(Class, {
+      construct(target, args, newTarget) {
+        check();
+        try {
+          return Reflect.construct(target, args, newTarget);
+        } catch (e) {
+          if (!isTrap(e)) throw e;
+          stop(e.message);
+          throw stopped;
+        }
+      },
+    });
+  }
+
+  const api = {};
+  for (const [name, value] of Object.entries(glue)) {
+    if (INTERNAL.has(name) || typeof value !== "function") continue;
+    const isClass = /^class\b/.test(Function.prototype.toString.call(value));
+    api[name] = isClass ? wrapClass(value) : guard(value);
+  }
+
+  async function load(source, loadDefault) {
+    try {
+      await glue.default({ module_or_path: source ?? (await loadDefault()) });
+    } catch (e) {
+      if (!isCspBlock(e)) throw e;
+      throw new Error(
+        "renderer-steering: the page's Content-Security-Policy blocks WebAssembly; add 'wasm-unsafe-eval' " +
+          "to script-src, e.g. script-src 'self' 'wasm-unsafe-eval'",
+        { cause: e },
+      );
+    }
+    glue.__setPanicListener((message) => stop(message));
+    glue.__setErrorClass(SteeringError);
+    loaded = true;
+  }
+
+  /** Loads the module once: concurrent calls share one load, a failed load can be retried. */
+  api.init = function init(source, loadDefault) {
+    if (stopped) return Promise.reject(stopped);
+    if (loaded) return Promise.resolve();
+    loading ??= load(source, loadDefault).catch((e) => {
+      loading = undefined;
+      throw e;
+    });
+    return loading;
+  };
+  return api;
+}

@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# The last step of build-pkg.sh (and of prepack when only js/ changed): puts
+# the package entries around the wasm-bindgen glue in pkg/.
+#  - copies the entries, the facade and the public .d.ts from js/;
+#  - embeds the .wasm, gzip'd and base64'd, in pkg/wasm-inline.js (the
+#    default browser entry: nothing to fetch, nothing for a bundler to copy);
+#  - trims the glue's .d.ts of its loader declarations (InitInput, initSync,
+#    the default export: they need the `dom` lib; index.d.ts declares `init`).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+[ -f pkg/renderer_steering_bg.wasm ] || { echo "[entries] pkg/renderer_steering_bg.wasm missing: run scripts/build-pkg.sh" >&2; exit 1; }
+# Each file is replaced only when it changed, by a rename (npm pack may be
+# reading pkg/ in a parallel test process).
+put() { # source destination
+  cmp -s "$1" "$2" && return 0
+  cp "$1" "$2.tmp.$$" && mv -f "$2.tmp.$$" "$2"
+}
+for f in api.js browser.js exports.js facade.js node.js steering-error.js url.js index.d.ts; do put "js/$f" "pkg/$f"; done
+if [ ! pkg/wasm-inline.js -nt pkg/renderer_steering_bg.wasm ]; then
+  { printf 'export default "'; gzip -9 -n -c pkg/renderer_steering_bg.wasm | base64 -w0; printf '";\n'; } > "pkg/wasm-inline.js.tmp.$$"
+  mv -f "pkg/wasm-inline.js.tmp.$$" pkg/wasm-inline.js
+fi
+grep -q '^export type InitInput' pkg/renderer_steering.d.ts && sed -i '/^export type InitInput/,$d' pkg/renderer_steering.d.ts
+if grep -Eq 'WebAssembly\.|RequestInfo|BufferSource' pkg/renderer_steering.d.ts; then
+  echo "[entries] pkg/renderer_steering.d.ts still names dom types after trimming" >&2; exit 1
+fi
+rm -f pkg/wasm-base64.js pkg/renderer_steering_bg.wasm.d.ts pkg/package.json pkg/.gitignore pkg/README.md

@@ -1,0 +1,92 @@
+// init() and the facade against the real packed module, each case in a fresh
+// Node process (a module instance that has not been initialized yet).
+import { test, before } from "node:test";
+import assert from "node:assert/strict";
+import { execFileSync } from "node:child_process";
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { packAndInstall } from "./pack.mjs";
+
+let pkg;
+before(() => {
+  pkg = packAndInstall();
+});
+
+function runIn(name, code) {
+  const file = join(pkg.dir, name);
+  writeFileSync(file, code);
+  return JSON.parse(execFileSync(process.execPath, [file], { cwd: pkg.dir, encoding: "utf8" }));
+}
+
+test("a class or function used before init() throws 'call `await init()` first'", () => {
+  const out = runIn("before.mjs", `
+import { CodexhostSteering, AcpSteering, installDesktopSteering, version } from "renderer-steering";
+const messages = [];
+for (const use of [() => new CodexhostSteering({ request: async () => ({}) }), () => new AcpSteering({ request: async () => ({}) }),
+                   () => installDesktopSteering({}), () => version()]) {
+  try { use(); messages.push("no throw"); } catch (e) { messages.push(e.message); }
+}
+console.log(JSON.stringify(messages));
+`);
+  assert.deepEqual(out, Array(4).fill("renderer-steering: call `await init()` first"));
+});
+
+test("init() after a failed init() loads; concurrent init() calls share one compile", () => {
+  const out = runIn("retry.mjs", `
+let compiles = 0;
+const instantiate = WebAssembly.instantiate;
+// Counts the package's compiles only (Node's fetch compiles its own llhttp lazily).
+WebAssembly.instantiate = (...args) => (new Error().stack.includes("renderer_steering.js") && compiles++, instantiate(...args));
+const { init, version } = await import("renderer-steering");
+const failure = await init(new Uint8Array([0, 97, 115, 109])).then(() => "resolved", (e) => e.constructor.name);
+const failedCompiles = compiles;
+const a = init(), b = init();
+await Promise.all([a, b]);
+await init();
+console.log(JSON.stringify({ failure, same: a === b, compiles: compiles - failedCompiles, version: version() }));
+`);
+  assert.equal(out.failure, "CompileError");
+  assert.equal(out.same, true);
+  assert.equal(out.compiles, 1);
+  assert.match(out.version, /^\d+\.\d+\.\d+$/);
+});
+
+test("the embedded browser entry (also the `default` condition) inits and steers outside a browser too", () => {
+  const out = runIn("embedded.mjs", `
+const { init, CodexhostSteering } = await import("./node_modules/renderer-steering/pkg/browser.js");
+await init();
+const steering = new CodexhostSteering({ request: async (m) => (m === "turn/steer" ? { turnId: "u" } : { delivery: "activeTurn" }) });
+const r = await steering.steer({ threadId: "t", expectedTurnId: "u", input: [{ type: "text", text: "x" }] });
+console.log(JSON.stringify({ delivery: r.delivery }));
+`);
+  assert.deepEqual(out, { delivery: "activeTurn" });
+});
+
+test("a real trap (out of wasm memory: Rust aborts) stops the module: every later call fails fast", () => {
+  const out = runIn("trap.mjs", `
+import { init, CodexhostSteering, version } from "renderer-steering";
+await init();
+const steering = new CodexhostSteering({ request: async () => ({ delivery: "activeTurn" }) });
+// The glue's loader hands back the loaded module's exports; fill its memory to the maximum.
+const { default: loaded } = await import("./node_modules/renderer-steering/pkg/renderer_steering.js");
+const wasm = await loaded();
+for (const step of [4096, 256, 16, 1]) for (;;) try { wasm.memory.grow(step); } catch { break; }
+const messages = [];
+const input = [{ type: "text", text: "x".repeat(200_000) }];
+try { await steering.steer({ threadId: "t", expectedTurnId: "u", input }); } catch (e) { messages.push(e.name + ": " + e.message); }
+try { version(); } catch (e) { messages.push(e.name + ": " + e.message); }
+await init().catch((e) => messages.push(e.name + ": " + e.message));
+console.log(JSON.stringify(messages));
+`);
+  assert.equal(out.length, 3, JSON.stringify(out));
+  for (const m of out) assert.match(m, /^SteeringModuleStopped: renderer-steering: the WebAssembly module stopped .* reloading the window \(unreachable\)$/);
+});
+
+test("the embedded entry without DecompressionStream rejects init() saying what to use instead", () => {
+  const out = runIn("no-inflate.mjs", `
+delete globalThis.DecompressionStream; // an old runtime
+const { init } = await import("./node_modules/renderer-steering/pkg/browser.js");
+console.log(JSON.stringify(await init().then(() => "resolved", (e) => e.message)));
+`);
+  assert.match(out, /lacks DecompressionStream; import renderer-steering\/url or pass the \.wasm bytes to init\(\)/);
+});
