@@ -1,7 +1,7 @@
 // One hostile class in a fresh Node process (a crash or a poisoned module
 // cannot hide the other classes). Usage: node child.mjs <package entry URL> <class> [scale]
 // Prints PROGRESS lines, then one RESULT line with the class's record.
-import { watchTimers } from "./harness.mjs";
+import { captureWasm, watchTimers } from "./harness.mjs";
 
 const [entry, name, scaleArg] = process.argv.slice(2);
 const scale = Number(scaleArg ?? process.env.HOSTILE_SCALE ?? 1);
@@ -30,6 +30,7 @@ for (const level of ["error", "warn", "log", "info", "debug"]) {
   };
 }
 watchTimers();
+captureWasm();
 
 let result;
 try {

@@ -45,8 +45,9 @@ addEventListener("unhandledrejection", (e) => { note("unhandled", e.reason); e.p
 let logged = 0;
 for (const level of ["error", "warn", "log", "info", "debug"]) console[level] = () => { logged++; };
 try {
-  const { watchTimers } = await import("/hostile/harness.mjs");
+  const { captureWasm, watchTimers } = await import("/hostile/harness.mjs");
   watchTimers();
+  captureWasm();
   const api = await import("renderer-steering");
   const initResult = await api.init();
   const { runClass } = await import("/hostile/scenarios.mjs");

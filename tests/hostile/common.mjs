@@ -60,5 +60,5 @@ export function table(title, results) {
 /** A readable account of one failed class for the assertion message. */
 export function explain(r) {
   if (r.crashed) return `${r.name}: ${r.crashed}\n  last progress: ${JSON.stringify(r.progress ?? null)}\n  ${(r.stderr ?? "").split("\n").slice(-8).join("\n  ")}`;
-  return [`${r.name}: ${r.failureCount} failures, poisoned: ${r.poisoned ?? "no"}, pages ${r.pages.join(" -> ")}, table ${r.table.join(" -> ")}, live slots ${r.live.join(" -> ")}`, ...r.failures.map((f) => `  ${f}`)].join("\n");
+  return [`${r.name}: ${r.failureCount} failures (first ${r.firstFailure}), poisoned: ${r.poisoned ?? "no"}, pages ${r.pages.join(" -> ")}, table ${r.table.join(" -> ")}, live slots ${r.live.join(" -> ")}`, ...r.failures.map((f) => `  ${f}`)].join("\n");
 }

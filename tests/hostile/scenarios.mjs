@@ -6,7 +6,7 @@ import * as V from "./values.mjs";
 import {
   BOUND, CALLER_KINDS, FLAT, GOOD_INIT, HOST_KINDS, INJECT_INIT, INSPECT, MAX_TIMER_MS, Manager, TIMEOUTS, Tally,
   acpSteers, cap, codexhostSteers, desktopSteers, freeAll, goodAcp, goodCodexhost, launch, probe, restoreMessage,
-  quiesce, settleAll, switchable, sync, tick, timerWatch, wasmParts,
+  quiesce, settleAll, sleep, switchable, sync, tick, timerWatch, wasmParts,
 } from "./harness.mjs";
 
 const TEXT = () => [{ type: "text", text: "use pnpm" }];
@@ -212,6 +212,7 @@ async function runValueClass(h, t, cls, scale, progress) {
   for (let round = 0; round < maxRounds; round++) {
     if (round === 1) await h.mark();
     const recs = [];
+    const slow = [];
     for (const val of values) {
       if (round >= roundsOf(val)) continue;
       const allowed = (role) => !val.roles || val.roles.includes(role);
@@ -219,7 +220,8 @@ async function runValueClass(h, t, cls, scale, progress) {
         if (!allowed(s.role)) continue;
         let value;
         try { value = val.v(); } catch { continue; }
-        sync(t, `${s.name} <- ${val.label}`, s.make(value), { maxMs: val.maxMs });
+        const where = `${s.name} <- ${val.label}`;
+        sync(t, where, s.make(value), { maxMs: val.maxMs, onSlow: () => slow.push({ where, maxMs: val.maxMs, again: s.make(val.v()) }) });
       }
       aslots.forEach((s, i) => {
         if (!allowed(s.role)) return;
@@ -232,10 +234,20 @@ async function runValueClass(h, t, cls, scale, progress) {
         // Opaque slots (hooks, requestOptions, pendingTurnStart) may also meet a
         // legitimate refusal of another kind (e.g. pendingTurnStart: true).
         const kinds = s.role === "opaque" ? undefined : val.kinds ?? CALLER_KINDS;
-        recs.push(launch(t, `${s.name} <- ${val.label}`, call, { mustReject, kinds, draft, cap: cap(s.bound), maxMs: val.maxMs }));
+        const where = `${s.name} <- ${val.label}`;
+        const onSlow = () => slow.push({ where, maxMs: val.maxMs, again: s.make(val.v(), `t${i}-${values.indexOf(val)}`)[0] });
+        recs.push(launch(t, where, call, { mustReject, kinds, draft, cap: cap(s.bound), maxMs: val.maxMs, onSlow }));
       });
     }
     await settleAll(t, recs);
+    // Slow once: time the same call again after a GC; slow twice is a failure.
+    for (const { where, maxMs, again } of slow) {
+      await quiesce();
+      const started = Date.now();
+      try { await Promise.race([Promise.resolve().then(again), sleep(maxMs * 4)]); } catch { /* the contract was checked on the first call */ }
+      const ms = Date.now() - started;
+      if (ms > maxMs) t.fail(where, `took more than ${maxMs} ms twice, the second time after a GC (${ms} ms): time proportional to the input, not to the limit`);
+    }
     freeAll(h.made);
     if (h.checkPoison(t, round)) return;
     progress(round);
@@ -770,6 +782,7 @@ export async function runClass(api, initResult, name, opts = {}) {
   for (const [k, v] of Object.entries(after)) if (v) t.fail(`afterwards (${k})`, v);
   const badTimers = timerWatch.bad - badBefore;
   if (badTimers > 0) t.fail("timers", `${badTimers} timers armed with a delay outside 0..2147483647 ms (e.g. ${timerWatch.samples.join(", ")})`);
+  if (!Number.isFinite(pages1) || !Number.isFinite(live1)) t.fail("memory", `cannot read the wasm memory / externref table (${parts.how})`);
   const flat = {
     pages: !(pages1 - mem.pages0 > FLAT.pages),
     live: !(live1 - mem.live0 > FLAT.live),
@@ -785,6 +798,7 @@ export async function runClass(api, initResult, name, opts = {}) {
     inputs: t.inputs,
     failureCount: t.failureCount(),
     distinctFailures: failures.length,
+    firstFailure: t.first ?? null,
     failures: failures.slice(0, 40).map(([what, n]) => `${n}x ${what}`),
     poisonings: t.poisoned ? 1 : 0,
     poisoned: t.poisoned,
