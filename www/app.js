@@ -18,7 +18,7 @@ function faultQuery(mode, fault) {
   const base = mode.replace(/-(ignore|deferred)$/, "");
   const steer = STEER_METHOD[base] ?? "turn/steer";
   const decision = DECISION_METHOD[base] ?? steer;
-  const switches = { latency: fault === "latency" ? "1500" : "", drop: fault === "drop" ? steer : "", hang: fault === "hang" ? decision : "", garble: fault === "garble" ? steer : "" };
+  const switches = { latency: fault === "latency" ? "1500" : "", drop: fault === "drop" ? steer : "", hang: fault === "hang" ? decision : "", garble: fault === "garble" ? steer : "", lose: fault === "lose" ? steer : "" };
   return Object.entries(switches).filter(([, v]) => v).map(([k, v]) => `&${k}=${encodeURIComponent(v)}`).join("");
 }
 
@@ -52,6 +52,26 @@ function showMode(mode, hint) {
 
 function toast(message) {
   $("toast").textContent = message;
+}
+
+/** Marks a bubble "not confirmed": the host may have the message. */
+function markUnconfirmed(bubble) {
+  bubble.classList.remove("pending");
+  bubble.classList.add("unconfirmed");
+  bubble.querySelector(".delivery").textContent = "not confirmed";
+}
+
+/** A retry button on an unconfirmed bubble (removed once used). */
+function offerRetry(bubble, retry) {
+  const button = el("button", "retry", "Retry");
+  button.type = "button";
+  button.addEventListener("click", () => {
+    button.remove();
+    bubble.classList.remove("unconfirmed");
+    bubble.classList.add("pending");
+    retry();
+  });
+  bubble.append(button);
 }
 
 function handBack(error) {
@@ -88,10 +108,16 @@ class CodexController {
     return this.rpc.request("turn/start", { threadId: this.threadId, input: textInput(text) });
   }
 
-  async send(text) {
-    let shown = null;
+  /**
+   * Steers `text`. `retry` = { id, shown } re-sends an unconfirmed message with
+   * its clientUserMessageId into the bubble already on screen: one id is one
+   * delivery, so this never duplicates it.
+   */
+  async send(text, retry) {
+    let shown = retry?.shown ?? null;
     const hooks = {
       present: (delivery) => {
+        if (retry) return; // already on screen
         if (delivery === "newTurn") {
           shown = transcript.userMessage("new", text, "pending", "You · new turn");
           this.placeholders.push({ text, turn: shown.turn });
@@ -108,15 +134,25 @@ class CodexController {
         this.placeholders = this.placeholders.filter((p) => p.turn !== shown.turn);
         shown = null;
       },
+      unconfirmed: () => shown && markUnconfirmed(shown.bubble),
     };
     try {
-      const result = await this.steering.steer({ threadId: this.threadId, expectedTurnId: this.running ? this.turnId : null, input: textInput(text) }, hooks);
+      const args = { threadId: this.threadId, expectedTurnId: this.running ? this.turnId : null, input: textInput(text) };
+      if (retry) args.clientUserMessageId = retry.id;
+      const result = await this.steering.steer(args, hooks);
       const words = { activeTurn: "delivered inside the running turn", newTurn: "started a new turn", official: "delivered (official steer)" }[result.delivery];
       if (shown) settleBubble(shown.bubble, words);
       showTrace(`✓ ${result.delivery} (presented ${result.presented}) · turn ${result.turnId}`, result.trace);
       document.body.dataset.lastDelivery = result.delivery;
       return result;
     } catch (error) {
+      if (error.kind === "outcomeUnknown" && shown) {
+        // It may have been delivered: it stays on screen with a retry that cannot duplicate it.
+        offerRetry(shown.bubble, () => this.send(text, { id: error.clientUserMessageId, shown }));
+        showTrace(`? outcome unknown: ${error.message}`, error.trace);
+        document.body.dataset.lastError = error.kind;
+        return null;
+      }
       handBack(error);
       return null;
     }

@@ -12,7 +12,7 @@ use super::driver::{Driver, Hooks};
 use super::failure::to_js_error;
 use super::ids::now_ms;
 use super::transport::{self, Transport};
-use super::types::{AcpOptions, ChangeCallback, ContentBlocks, InitializeAnswer, JsonObject};
+use super::types::{AcpOptions, AcpSendHooks, ChangeCallback, ContentBlocks, InitializeAnswer, JsonObject};
 use crate::core::acp::{AcpEngine, AcpOutcome};
 use crate::core::requests::HostAnswer;
 use crate::core::{Failure, OpId, SteeringError, Trace};
@@ -109,8 +109,9 @@ impl AcpSteering {
         &self,
         #[wasm_bindgen(unchecked_param_type = "string")] session_id: JsValue,
         content: ContentBlocks,
-        #[wasm_bindgen(unchecked_param_type = "AcpSendHooks | undefined")] hooks: JsValue,
+        hooks: Option<AcpSendHooks>,
     ) -> Promise {
+        let hooks: JsValue = hooks.map(Into::into).unwrap_or(JsValue::UNDEFINED);
         let original: JsValue = content.into();
         let submitted = id(&session_id, "sessionId").and_then(|session_id| {
             let content = blocks(&original)?;

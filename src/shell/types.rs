@@ -167,4 +167,7 @@ extern "C" {
     /// Hooks of `steer`.
     #[wasm_bindgen(typescript_type = "PresentationHooks")]
     pub type PresentationHooks;
+    /// Hooks of `AcpSteering.send`.
+    #[wasm_bindgen(typescript_type = "AcpSendHooks")]
+    pub type AcpSendHooks;
 }

@@ -18,8 +18,8 @@ before(async () => {
 });
 after(() => {
   host?.stop();
-  console.log("\nfault                                   outcome              draft back  ms to outcome  bound ms");
-  for (const r of rows) console.log(`${r.fault.padEnd(40)}${r.outcome.padEnd(21)}${r.draftBack.padEnd(12)}${String(r.ms).padEnd(15)}${r.bound}`);
+  console.log("\nfault                                        outcome              draft back  ms to outcome  bound ms  applied");
+  for (const r of rows) console.log(`${r.fault.padEnd(45)}${r.outcome.padEnd(21)}${r.draftBack.padEnd(12)}${String(r.ms).padEnd(15)}${String(r.bound).padEnd(10)}${r.applied ?? ""}`);
 });
 
 async function connect(query) {
@@ -88,9 +88,10 @@ async function acpRun(fault, query, bound) {
   const ms = Math.round(performance.now() - started);
   rows.push({ fault, outcome, draftBack, ms, bound });
   const steers = c.wire.filter((m) => m === "_session/steering").length;
+  const applied = c.rpc.socket.readyState === 1 ? (await c.rpc.request("debug/deliveries", { text: content[0].text })).count : undefined;
   c.rpc.close();
   acp.free();
-  return { outcome, draftBack, ms, steers };
+  return { outcome, draftBack, ms, steers, applied };
 }
 
 const SLACK = 1_000;
@@ -100,9 +101,9 @@ test("disconnect during the decision", async () => {
   assert.deepEqual([r.outcome, r.draftBack, r.steers], ["transport", "yes", 0]);
 });
 
-test("disconnect during the steer", async () => {
+test("disconnect during the steer: it may have arrived, so outcome unknown", async () => {
   const r = await codexRun("disconnect during turn/steer", "drop=turn/steer", {}, 30_000);
-  assert.deepEqual([r.outcome, r.draftBack, r.steers], ["transport", "yes", 1]);
+  assert.deepEqual([r.outcome, r.draftBack, r.steers], ["outcomeUnknown", "yes", 1]);
 });
 
 test("answers slower than the decision bound", async () => {
@@ -129,7 +130,7 @@ test("an answer for an id nobody asked for", async () => {
 
 test("garbled JSON instead of the steer's answer", async () => {
   const r = await codexRun("garbled turn/steer answer, bound 800 ms", "garble=turn/steer", { steerMs: 800 }, 800);
-  assert.deepEqual([r.outcome, r.draftBack, r.steers], ["timeout", "yes", 1]);
+  assert.deepEqual([r.outcome, r.draftBack, r.steers], ["outcomeUnknown", "yes", 1]);
   assert.ok(r.ms < 800 + SLACK, `${r.ms} ms`);
 });
 
@@ -138,13 +139,68 @@ test("a 10 MiB answer", async () => {
   assert.deepEqual([r.outcome, r.steers], ["delivered activeTurn", 1]);
 });
 
-test("ACP: disconnect during the steer is ambiguous and never resent", async () => {
+test("ACP: disconnect during the steer is outcome unknown and never resent", async () => {
   const r = await acpRun("ACP disconnect during _session/steering", "drop=_session/steering", 800);
-  assert.deepEqual([r.outcome, r.draftBack, r.steers], ["ambiguous", "yes", 1]);
+  assert.deepEqual([r.outcome, r.draftBack, r.steers], ["outcomeUnknown", "yes", 1]);
 });
 
-test("ACP: a hung steer is ambiguous after its bound", async () => {
+test("ACP: a hung steer is outcome unknown after its bound", async () => {
   const r = await acpRun("ACP steer never answered, bound 800 ms", "hang=_session/steering", 800);
-  assert.deepEqual([r.outcome, r.draftBack, r.steers], ["ambiguous", "yes", 1]);
+  assert.deepEqual([r.outcome, r.draftBack, r.steers], ["outcomeUnknown", "yes", 1]);
   assert.ok(r.ms < 800 + SLACK, `${r.ms} ms`);
+});
+
+/**
+ * The host applies the steer, its answer is lost; the app retries with the
+ * error's clientUserMessageId. The presentation is never retracted, the UI is
+ * told "unconfirmed", and the host applies the message once.
+ */
+async function lostAnswerRun(fault, mode, bound) {
+  const c = await connect(`mode=${mode}&lose=turn/steer`);
+  const thread = mode === "stock" ? "thr-codex" : "thr-external";
+  await c.rpc.request("turn/start", { threadId: thread, input: [{ type: "text", text: "go" }] });
+  await c.until((m, p) => m === "item/toolCall/started" || (m === "item/toolCall/progress" && p.percent > 0));
+  const steering = new api.CodexhostSteering({ request: (m, p, o) => c.rpc.request(m, p, o), timeouts: { steerMs: bound } });
+  const input = [{ type: "text", text: `keep me: ${fault}` }];
+  const seen = [];
+  const hooks = { present: (d) => seen.push(`present ${d}`), retract: () => seen.push("retract"), unconfirmed: (d) => seen.push(`unconfirmed ${d}`) };
+  const started = performance.now();
+  const error = await steering.steer({ threadId: thread, expectedTurnId: "turn-1", input }, hooks).then(() => null, (e) => e);
+  const ms = Math.round(performance.now() - started);
+  assert.ok(error, "the lost answer is not a success");
+  const retried = await steering.steer({ threadId: thread, expectedTurnId: "turn-1", input, clientUserMessageId: error.clientUserMessageId }, hooks);
+  const { count } = await c.rpc.request("debug/deliveries", { clientUserMessageId: error.clientUserMessageId });
+  const applied = count === 1 ? "applied once" : `applied ${count}x`;
+  rows.push({ fault, outcome: `${error.kind}; retry ${retried.trace.path ?? "ok"}`, draftBack: error.draft === input ? "yes" : "NO", ms, bound, applied });
+  const steers = c.wire.filter((m) => m === "turn/steer").length;
+  c.rpc.close();
+  steering.free();
+  return { error, seen, count, steers, ms, retried };
+}
+
+test("the host applies the steer but the answer is lost: unconfirmed, retry applied once (host dedupes)", async () => {
+  const r = await lostAnswerRun("steer applied, answer lost, retry (new host)", "codexhost-new", 800);
+  assert.equal(r.error.kind, "outcomeUnknown");
+  assert.equal(r.error.draft[0].text, "keep me: steer applied, answer lost, retry (new host)");
+  assert.deepEqual(r.seen.slice(0, 2), ["present activeTurn", "unconfirmed activeTurn"]);
+  assert.ok(!r.seen.includes("retract"), "a possibly delivered message is never retracted");
+  assert.equal(r.count, 1);
+  assert.equal(r.steers, 2, "the retry went out with the same id; the host deduplicated it");
+  assert.ok(r.ms < 800 + SLACK, `${r.ms} ms`);
+});
+
+test("the same on a stock host (no dedupe): the retry reads the thread first and sends nothing", async () => {
+  const r = await lostAnswerRun("steer applied, answer lost, retry (stock)", "stock", 800);
+  assert.equal(r.error.kind, "outcomeUnknown");
+  assert.ok(!r.seen.includes("retract"));
+  assert.equal(r.retried.trace.path, "verifiedDelivered");
+  assert.equal(r.steers, 1, "no second turn/steer");
+  assert.equal(r.count, 1);
+});
+
+test("ACP: the agent applies the steer but the answer is lost: unknown, applied once, never resent", async () => {
+  const r = await acpRun("ACP steer applied, answer lost", "lose=_session/steering", 800);
+  assert.deepEqual([r.outcome, r.draftBack, r.steers], ["outcomeUnknown", "yes", 1]);
+  rows.at(-1).applied = r.applied === 1 ? "applied once" : `applied ${r.applied}x`;
+  assert.equal(r.applied, 1);
 });

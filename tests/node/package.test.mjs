@@ -18,7 +18,9 @@ before(async () => {
 test("the tarball holds exactly the entries, the glue, the wasm, the types, LICENSE and README", () => {
   const files = pkg.files.filter((f) => !f.startsWith("pkg/snippets/")).sort();
   assert.deepEqual(files, TARBALL_FILES);
-  assert.ok(pkg.files.some((f) => /^pkg\/snippets\/.+\/js\/rest\.js$/.test(f)), "the glue's snippet is packed");
+  for (const snippet of ["boundary", "desktop"]) {
+    assert.ok(pkg.files.some((f) => new RegExp(`^pkg/snippets/.+/js/${snippet}\\.js$`).test(f)), `the glue's snippet ${snippet}.js is packed`);
+  }
 });
 
 test("package.json: browser before node in every export (webpack's electron-renderer sets both), metadata, engines", () => {
