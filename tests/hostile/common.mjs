@@ -1,6 +1,6 @@
 // Shared by the Node and Chromium runners: waiting for the package build,
 // packing it once, and the table both layers print (quotable in the README).
-import { existsSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { packAndInstall, repo } from "../node/pack.mjs";
 
@@ -16,7 +16,10 @@ const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
 /** The pkg folder may be briefly missing while a build runs: wait, then pack (retrying). */
 export async function packWhenReady(limitMs = 600_000) {
-  const needed = ["renderer_steering_bg.wasm", "renderer_steering.js", "node.js", "browser.js"].map((f) => join(repo, "pkg", f));
+  // Every pkg/ file the manifest ships (a build writes the entries last).
+  const manifest = JSON.parse(readFileSync(join(repo, "package.json"), "utf8"));
+  const shipped = (manifest.files ?? []).filter((f) => f.startsWith("pkg/") && !f.endsWith("/"));
+  const needed = (shipped.length ? shipped : ["pkg/renderer_steering_bg.wasm", "pkg/node.js", "pkg/browser.js"]).map((f) => join(repo, f));
   const start = Date.now();
   let lastError;
   while (Date.now() - start < limitMs) {

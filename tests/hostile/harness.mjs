@@ -222,16 +222,22 @@ export function probe(api) {
  * before the package is imported), for when `init()` resolves with something
  * other than the exports (a facade may resolve with undefined).
  */
-export const captured = { exports: null, how: null };
+export const captured = { exports: null, how: null, all: [] };
 export function captureWasm() {
   const W = WebAssembly;
   if (W.__hostileCapture) return;
   const OriginalInstance = W.Instance;
   const keep = (result, how) => {
     const instance = result instanceof OriginalInstance ? result : result?.instance;
+    // Other modules may be instantiated too (a runtime's own wasm): keep the
+    // one wasm-bindgen built (its memory, a table and __wbindgen_* exports).
     if (instance instanceof OriginalInstance && instance.exports?.memory instanceof W.Memory) {
-      captured.exports = instance.exports;
-      captured.how = how;
+      const names = Object.keys(instance.exports);
+      captured.all.push(names.length);
+      if (names.some((n) => n.startsWith("__wbindgen_")) && names.some((n) => instance.exports[n] instanceof W.Table)) {
+        captured.exports = instance.exports;
+        captured.how = how;
+      }
     }
     return result;
   };

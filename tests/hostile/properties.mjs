@@ -180,7 +180,7 @@ export async function runProperties(api, h, t, scale, report) {
   const entries = entryPoints(h);
   let round = 0;
   for (const entry of entries) {
-    if (round === 1) await h.mark();
+    await h.warmup(round, entries.length);
     const before = t.failureCount();
     const where = `property: ${entry.name}`;
     const prop = fc.asyncProperty(hostile, async (b) => {
