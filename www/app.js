@@ -135,6 +135,8 @@ class CodexController {
         shown = null;
       },
       unconfirmed: () => shown && markUnconfirmed(shown.bubble),
+      // The host delivered differently: the one bubble stays (never both shown).
+      reconcile: (from, to) => { if (shown) shown.delivery = to; },
     };
     try {
       const args = { threadId: this.threadId, expectedTurnId: this.running ? this.turnId : null, input: textInput(text) };

@@ -10,7 +10,8 @@ declare global {
     onNotification(method: string, handler: (params: { sessionId: string; update: Record<string, unknown> }) => void): void;
   };
   const ui: { showOptimistic(delivery: Delivery): void; removeOptimistic(): void; moveOptimistic(from: Delivery, to: Delivery): void;
-    showError(kind: SteeringErrorKind, message: string): void };
+    showError(kind: SteeringErrorKind, message: string): void; markUnconfirmed(what?: unknown): void;
+    offerRetry(clientUserMessageId: string | undefined): void };
   const composer: { restore(draft: ContentBlock[]): void; render(state: ComposerState): void };
   const desktop: { roleOf(threadId: string): "owner" | "follower" | undefined; requestManager: object };
   const threadId: string;

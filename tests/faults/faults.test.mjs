@@ -18,8 +18,8 @@ before(async () => {
 });
 after(() => {
   host?.stop();
-  console.log("\nfault                                        outcome              draft back  ms to outcome  bound ms  applied");
-  for (const r of rows) console.log(`${r.fault.padEnd(45)}${r.outcome.padEnd(21)}${r.draftBack.padEnd(12)}${String(r.ms).padEnd(15)}${String(r.bound).padEnd(10)}${r.applied ?? ""}`);
+  console.log("\nfault                                        outcome                                    draft back  ms to outcome  bound ms  applied");
+  for (const r of rows) console.log(`${r.fault.padEnd(45)}${r.outcome.padEnd(43)}${r.draftBack.padEnd(12)}${String(r.ms).padEnd(15)}${String(r.bound).padEnd(10)}${r.applied ?? ""}`);
 });
 
 async function connect(query) {
@@ -171,7 +171,7 @@ async function lostAnswerRun(fault, mode, bound) {
   const retried = await steering.steer({ threadId: thread, expectedTurnId: "turn-1", input, clientUserMessageId: error.clientUserMessageId }, hooks);
   const { count } = await c.rpc.request("debug/deliveries", { clientUserMessageId: error.clientUserMessageId });
   const applied = count === 1 ? "applied once" : `applied ${count}x`;
-  rows.push({ fault, outcome: `${error.kind}; retry ${retried.trace.path ?? "ok"}`, draftBack: error.draft === input ? "yes" : "NO", ms, bound, applied });
+  rows.push({ fault, outcome: `${error.kind}; retry ${retried.trace.path === "verifiedDelivered" ? "verified, not resent" : "resent, same id"}`, draftBack: error.draft === input ? "yes" : "NO", ms, bound, applied });
   const steers = c.wire.filter((m) => m === "turn/steer").length;
   c.rpc.close();
   steering.free();

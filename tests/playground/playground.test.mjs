@@ -119,15 +119,37 @@ test("ACP queue: a second message waits as a chip behind the one in flight", asy
   await page.close();
 });
 
-test("a dropped connection hands the draft back to the composer", async () => {
+test("a connection dropped after the steer left: outcome unknown, the message stays shown, never retracted", async () => {
   const page = await open(browser, host.base, "mode=codexhost-new&fault=drop");
   await startAndWaitForTool(page);
   await steer(page, "please keep these words");
   await page.waitForSelector("body[data-last-error]", { timeout: 15_000 });
-  assert.equal(await page.inputValue("#draft"), "please keep these words");
-  assert.equal(await page.getAttribute("body", "data-last-error"), "transport");
-  assert.equal(await page.locator(".user-message.pending").count(), 0, "the optimistic bubble is retracted");
+  assert.equal(await page.getAttribute("body", "data-last-error"), "outcomeUnknown");
+  const bubble = page.locator(".user-message", { has: page.locator(".words", { hasText: "please keep these words" }) });
+  assert.equal(await bubble.count(), 1, "it may have arrived: not retracted");
+  assert.match(await bubble.locator(".delivery").textContent(), /not confirmed/);
   await shot(page, "fault-dropped-connection");
+  await page.close();
+});
+
+test("the host applies the steer but the answer is lost: 'not confirmed', and a retry does not duplicate it", async () => {
+  const page = await open(browser, host.base, "mode=codexhost-new&fault=lose&steerMs=1500");
+  await startAndWaitForTool(page);
+  await steer(page, "use pnpm, not npm");
+  await page.waitForSelector("body[data-last-error=outcomeUnknown]", { timeout: 15_000 });
+  const bubbles = page.locator(".user-message", { has: page.locator(".words", { hasText: "use pnpm, not npm" }) });
+  assert.equal(await bubbles.count(), 1);
+  assert.match(await bubbles.locator(".delivery").textContent(), /not confirmed/);
+  assert.equal(await page.inputValue("#draft"), "", "not handed back as a failure: it is on screen");
+  await shot(page, "fault-lost-answer-unconfirmed");
+  await page.click(".user-message .retry");
+  await delivered(page, "activeTurn");
+  await page.waitForTimeout(500); // a second application would add a second bubble now
+  assert.equal(await bubbles.count(), 1, "the host applied it once");
+  assert.match(await bubbles.locator(".delivery").textContent(), /inside the running turn/);
+  assert.match(await trace(page), /"clientUserMessageId"|"sent": "turn\/steer"/);
+  await shot(page, "fault-lost-answer-retried");
+  assert.deepEqual(page.errors, []);
   await page.close();
 });
 
