@@ -814,6 +814,7 @@ export async function runClass(api, initResult, name, opts = {}) {
     table: [mem.table0, table1],
     live: [mem.live0, live1],
     badTimers,
+    timersSeen: timerWatch.total,
     outcomes: Object.fromEntries(t.outcomes),
     wasm: parts.how,
     ms: Date.now() - started,
