@@ -58,6 +58,12 @@ export class Tally {
     this.runtimeErrors = 0;
     this.poisoned = null;
     this.outcomes = new Map();
+    this.entries = new Map();
+  }
+  input(where) {
+    this.inputs++;
+    const entry = where.split(" <- ")[0];
+    this.entries.set(entry, (this.entries.get(entry) ?? 0) + 1);
   }
   fail(where, message) {
     const key = `${where}: ${message}`;
@@ -111,7 +117,7 @@ function checkRejection(t, where, e, exp) {
  * !exp.mustReject. Returns a handle settleAll() waits on.
  */
 export function launch(t, where, fn, exp) {
-  t.inputs++;
+  t.input(where);
   let p;
   try {
     p = fn();
@@ -169,7 +175,7 @@ export async function settleAll(t, recs) {
  * mentioning exp.mention when given. exp.mustThrow: working is a failure.
  */
 export function sync(t, where, fn, exp = {}) {
-  t.inputs++;
+  t.input(where);
   const started = Date.now();
   try {
     const value = fn();

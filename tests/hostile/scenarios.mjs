@@ -127,7 +127,7 @@ const HUGE_MS = 500;
 const VALUE_CLASSES = {
   cycles: {
     about: "self-referencing item, cycle 40 deep inside a value, self-containing array",
-    rounds: 14,
+    rounds: 34,
     values: () => [
       { label: "self-referencing item", v: V.cyclicItem, unser: true },
       { label: "cycle deep inside", v: V.cyclicDeep, unser: true },
@@ -136,7 +136,7 @@ const VALUE_CLASSES = {
   },
   depth: {
     about: "nesting 5,000 (objects) and 100,000 (arrays) deep",
-    rounds: 20,
+    rounds: 50,
     values: () => {
       const d5k = V.deepObject(5000);
       const d100k = V.deepArray(100000);
@@ -148,7 +148,7 @@ const VALUE_CLASSES = {
   },
   getters: {
     about: "throwing getters (Error, Symbol and Proxy thrown), throwing array index",
-    rounds: 14,
+    rounds: 34,
     values: () => [
       { label: "throwing getters", v: V.throwingGetters, unser: true },
       { label: "throwing index getter", v: V.throwingIndexArray, unser: true },
@@ -157,7 +157,7 @@ const VALUE_CLASSES = {
   },
   proxies: {
     about: "Proxies whose every trap throws (incl. over an array, throwing a Proxy), revoked Proxies",
-    rounds: 10,
+    rounds: 25,
     values: () => [
       { label: "all-traps Proxy", v: () => V.trapProxy(), unser: true },
       { label: "all-traps Proxy over an array", v: () => V.trapProxy([]), unser: true },
@@ -167,7 +167,7 @@ const VALUE_CLASSES = {
   },
   exotic: {
     about: "BigInt, Symbol, functions where data is expected",
-    rounds: 10,
+    rounds: 25,
     values: () => [
       { label: "BigInt", v: () => V.BIG, unser: true },
       { label: "Symbol", v: () => V.SYM, unser: true },
@@ -177,7 +177,7 @@ const VALUE_CLASSES = {
   },
   wrongTypes: {
     about: "numbers, objects, {length: 1e8}, booleans where ids and data are strings / objects",
-    rounds: 8,
+    rounds: 17,
     values: () => [
       { label: "42", v: () => 42, unser: false },
       { label: "NaN", v: () => NaN, unser: false },
@@ -815,6 +815,7 @@ export async function runClass(api, initResult, name, opts = {}) {
     live: [mem.live0, live1],
     badTimers,
     timersSeen: timerWatch.total,
+    entries: Object.fromEntries(t.entries),
     outcomes: Object.fromEntries(t.outcomes),
     wasm: parts.how,
     ms: Date.now() - started,
