@@ -267,7 +267,7 @@ async function runTimeouts(h, t, scale, progress) {
   const never = switchable((m) => (m === INSPECT ? Promise.resolve({ delivery: "activeTurn" }) : new Promise(() => {})));
   const cxNever = new api.CodexhostSteering({ request: never.request, timeouts: { ...TIMEOUTS } });
   const neverAcp = () => new Promise(() => {});
-  const rounds = Math.max(1, Math.round(50 * scale));
+  const rounds = Math.max(1, Math.round(70 * scale));
   for (let round = 0; round < rounds; round++) {
     await h.warmup(round, rounds);
     const recs = [];
