@@ -97,8 +97,10 @@ function write(value, state, keys, key) {
   }
   if (state.ancestors.includes(value)) throw new Refusal("it contains itself (a cycle)", false);
   if (state.ancestors.length >= state.maxDepth) throw new Refusal(`nested deeper than ${state.maxDepth} levels`, false);
+  const list = Array.isArray(value);
+  if (list && keys) throw new Refusal("an object is expected, not an array", false);
   state.ancestors.push(value);
-  const text = Array.isArray(value) ? writeArray(value, state) : writeObject(value, state, keys);
+  const text = list ? writeArray(value, state) : writeObject(value, state, keys);
   state.ancestors.pop();
   return text;
 }
@@ -152,9 +154,9 @@ function rejected(error, maxUnits, maxDepth) {
  * rejects) with what happened: `result`, `error` (a JSON-RPC error answer),
  * `noAnswer` (any other rejection: the request may have been written),
  * `unreadable`, or `notSent` (it threw synchronously: nothing was written).
- * With `giveUpMs` >= 0 it also resolves `noAnswer` after that long, so a
+ * With `giveUpMs` >= 0 it also resolves `timeout` after that long, so a
  * transport that never settles holds nothing of the engine's (the engine's
- * own, shorter bound has decided by then).
+ * own bound, a little shorter, has decided by then).
  */
 export function callHost(request, method, paramsText, options, passOptions, maxUnits, maxDepth, giveUpMs) {
   let returned;
@@ -164,21 +166,24 @@ export function callHost(request, method, paramsText, options, passOptions, maxU
   } catch (error) {
     return Promise.resolve({ kind: "notSent", detail: describe(error) });
   }
-  const answer = settleAnswer(returned, maxUnits, maxDepth);
-  if (!(giveUpMs >= 0)) return answer;
-  let timer;
-  const giveUp = new Promise((resolve) => {
-    timer = setTimeout(() => resolve({ kind: "noAnswer", detail: "no answer" }), giveUpMs);
-  });
-  return Promise.race([answer, giveUp]).finally(() => clearTimeout(timer));
+  return settleAnswer(returned, maxUnits, maxDepth, giveUpMs);
 }
 
-/** Waits for `value` (a value, a promise or a thenable) and describes it like a host answer. */
-export function settleAnswer(value, maxUnits, maxDepth) {
-  return new Promise((resolve) => resolve(value)).then(
+/**
+ * Waits for `value` (a value, a promise or a thenable) and describes it like
+ * a host answer; with `giveUpMs` >= 0, `{ kind: "timeout" }` after that long.
+ */
+export function settleAnswer(value, maxUnits, maxDepth, giveUpMs) {
+  const answer = new Promise((resolve) => resolve(value)).then(
     (result) => answered(result, maxUnits, maxDepth),
     (error) => rejected(error, maxUnits, maxDepth),
   );
+  if (!(giveUpMs >= 0)) return answer;
+  let timer;
+  const giveUp = new Promise((resolve) => {
+    timer = setTimeout(() => resolve({ kind: "timeout" }), giveUpMs);
+  });
+  return Promise.race([answer, giveUp]).finally(() => clearTimeout(timer));
 }
 
 /** Logs a hook's or the desktop's failure; never throws, even if `console` does. */

@@ -5,7 +5,7 @@ use wasm_bindgen::JsCast;
 use serde_json::Value;
 use wasm_bindgen::prelude::*;
 
-use super::boundary::{read_draft, read_id, read_json, MAX_ANSWER_UNITS};
+use super::boundary::{read_draft, read_id, read_json, MAX_RELAYED_UNITS};
 use super::convert::to_js;
 use super::options::{field, function_field, read_timeouts};
 use super::driver::{Driver, Hooks};
@@ -19,6 +19,10 @@ use crate::core::{Failure, OpId, SteeringError, Trace};
 
 /// The fields of a `session/update`'s `update` the engine reads.
 const UPDATE_FIELDS: [&str; 2] = ["sessionUpdate", "messageId"];
+/// The fields of an `initialize` answer the engine reads.
+const INITIALIZE_FIELDS: [&str; 3] = ["protocolVersion", "agentCapabilities", "_meta"];
+/// The fields of a `session/prompt` answer the engine reads.
+const PROMPT_ANSWER_FIELDS: [&str; 3] = ["stopReason", "usage", "_meta"];
 
 /// Steering for one ACP connection.
 #[wasm_bindgen]
@@ -53,7 +57,7 @@ fn thrown(error: SteeringError) -> JsValue {
 
 /// Host data the app relays (an `initialize` or prompt answer, an update).
 fn host_value(value: &JsValue, what: &str, keys: Option<&[&str]>) -> Result<Value, SteeringError> {
-    read_json(value, MAX_ANSWER_UNITS, keys).map_err(|e| invalid(format!("{what} cannot be read: {}", e.reason)))
+    read_json(value, MAX_RELAYED_UNITS, keys).map_err(|e| invalid(format!("{what} cannot be read: {}", e.reason)))
 }
 
 fn composer_detail(engine: &AcpEngine, session_id: &str) -> JsValue {
@@ -72,14 +76,16 @@ impl AcpSteering {
         let options: JsValue = options.into();
         let transport = Transport::from_options(&options)?;
         let allow = field(&options, "allowPromptHandoff").as_bool() == Some(true);
-        let engine = AcpEngine::new(read_timeouts(&options)?, allow);
+        let timeouts = read_timeouts(&options)?;
+        let request_ms = timeouts.request_ms;
+        let engine = AcpEngine::new(timeouts, allow);
         let steering = AcpSteering { driver: Driver::new(engine, transport, None) };
         let initialize = field(&options, "initialize");
         if !initialize.is_undefined() && !initialize.is_null() {
             let driver = steering.driver.clone();
             wasm_bindgen_futures::spawn_local(async move {
                 // A rejected or unreadable answer leaves input `unavailable`.
-                if let HostAnswer::Result(answer) = transport::settle(&initialize).await {
+                if let HostAnswer::Result(answer) = transport::settle(&initialize, request_ms).await {
                     driver.with_engine(|e| e.initialized(&answer));
                     driver.pump();
                 }
@@ -94,7 +100,7 @@ impl AcpSteering {
     /// acp.initialized(await conn.request("initialize", {}));
     /// ```
     pub fn initialized(&self, answer: InitializeAnswer) -> Result<(), JsValue> {
-        let answer = host_value(&answer.into(), "the initialize answer", None).map_err(thrown)?;
+        let answer = host_value(&answer.into(), "the initialize answer", Some(&INITIALIZE_FIELDS)).map_err(thrown)?;
         self.feed(|e| e.initialized(&answer));
         Ok(())
     }
@@ -188,7 +194,7 @@ impl AcpSteering {
         answer: JsonObject,
     ) -> Result<JsValue, JsValue> {
         let session_id = id(&session_id, "sessionId").map_err(thrown)?;
-        let answer = host_value(&answer.into(), "the prompt answer", None).map_err(thrown)?;
+        let answer = host_value(&answer.into(), "the prompt answer", Some(&PROMPT_ANSWER_FIELDS)).map_err(thrown)?;
         let verdict = self.feed(|e| e.prompt_answered(&session_id, &answer, now_ms()));
         Ok(to_js(&verdict))
     }

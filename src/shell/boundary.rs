@@ -18,6 +18,9 @@ use crate::core::Failure;
 pub const MAX_DEPTH: u32 = 64;
 /// Largest host answer read (UTF-16 units of JSON text).
 pub const MAX_ANSWER_UNITS: u32 = 16 * 1024 * 1024;
+/// Largest answer the app relays synchronously (`initialize`, a prompt's
+/// answer, an update's read fields): small objects, refused fast when not.
+pub const MAX_RELAYED_UNITS: u32 = 1024 * 1024;
 /// Largest caller value other than the draft (context, metadata, options).
 pub const MAX_ARGUMENT_UNITS: u32 = 1024 * 1024;
 /// Longest id (thread, session, message, turn) accepted.
@@ -39,7 +42,7 @@ extern "C" {
         give_up_ms: f64,
     ) -> Result<Promise, JsValue>;
     #[wasm_bindgen(js_name = settleAnswer, catch)]
-    pub(crate) fn settle_answer(value: &JsValue, max_units: u32, max_depth: u32) -> Result<Promise, JsValue>;
+    pub(crate) fn settle_answer(value: &JsValue, max_units: u32, max_depth: u32, give_up_ms: f64) -> Result<Promise, JsValue>;
     #[wasm_bindgen(js_name = report, catch)]
     fn report_js(what: &str, error: &JsValue) -> Result<(), JsValue>;
 }

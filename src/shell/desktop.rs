@@ -49,6 +49,9 @@ const PAUSE_REASON: &str = "Interrupted before the steer was accepted.";
 
 struct Route {
     expected_turn_id: String,
+    /// Set once the rewritten `turn/steer` was handed to the desktop's
+    /// `sendRequest`: from then on a missing answer is `outcomeUnknown`.
+    sent: Rc<Cell<bool>>,
 }
 
 struct Hook {
@@ -259,17 +262,23 @@ impl Hook {
         };
         let paused_before = self.paused_follow_ups(&thread_id).await;
         let key = (thread_id.clone(), message_id);
-        self.routes.borrow_mut().insert(key.clone(), Route { expected_turn_id });
+        let sent = Rc::new(Cell::new(false));
+        self.routes.borrow_mut().insert(key.clone(), Route { expected_turn_id, sent: sent.clone() });
         let waited = self.bounded(start.call3(&self.manager, &thread_id.clone().into(), &submission, &args.get(8))).await;
         self.routes.borrow_mut().remove(&key);
+        // Before the rewritten steer left, nothing can have arrived: a plain failure.
+        let unanswered = |detail: &str| if sent.get() { unknown("startTurn", detail) } else { Failure::Disposed };
         self.restore_when_idle();
         let result = match waited {
             Waited::Ok(value) => Ok(value),
             Waited::Error(error) if is_steering_error(&error) => Err(error),
             Waited::Error(error) => Err(reject(Failure::Transport { method: "startTurn".into(), detail: describe(&error) }, &input)),
             // The rewritten turn/steer may have left: never a plain failure.
-            Waited::Timeout => Err(reject(unknown("startTurn", "no answer within the steer bound"), &input)),
-            Waited::Cancelled => Err(reject(unknown("startTurn", "disposed before the answer"), &input)),
+            Waited::Timeout if !sent.get() => {
+                Err(reject(Failure::Timeout { method: "startTurn".into(), after_ms: self.steer_ms }, &input))
+            }
+            Waited::Timeout => Err(reject(unanswered("no answer within the steer bound"), &input)),
+            Waited::Cancelled => Err(reject(unanswered("disposed before the answer"), &input)),
         };
         if result.is_ok() {
             self.resume_follow_ups(&thread_id, &paused_before).await;
@@ -309,9 +318,9 @@ impl Hook {
         let thread_id = read_id(&field(&params, "threadId"), "threadId").unwrap_or_default();
         if method == JsValue::from_str("turn/start") {
             let message_id = read_id(&field(&params, "clientUserMessageId"), "clientUserMessageId").unwrap_or_default();
-            let route = self.routes.borrow().get(&(thread_id.clone(), message_id)).map(|r| r.expected_turn_id.clone());
-            if let Some(expected_turn_id) = route {
-                return Ok(self.rewrite_start(params, args.get(2), expected_turn_id).into());
+            let route = self.routes.borrow().get(&(thread_id.clone(), message_id)).map(|r| (r.expected_turn_id.clone(), r.sent.clone()));
+            if let Some((expected_turn_id, sent)) = route {
+                return Ok(self.rewrite_start(params, args.get(2), expected_turn_id, sent).into());
             }
         }
         if method == JsValue::from_str("turn/steer") {
@@ -329,7 +338,7 @@ impl Hook {
 
     /// The `turn/start` of a newTurn presentation goes out as a tagged
     /// `turn/steer`; its `{ turnId }` answer comes back as `{ turn }`.
-    fn rewrite_start(self: Rc<Self>, params: JsValue, options: JsValue, expected_turn_id: String) -> Promise {
+    fn rewrite_start(self: Rc<Self>, params: JsValue, options: JsValue, expected_turn_id: String, sent: Rc<Cell<bool>>) -> Promise {
         future_to_promise(async move {
             let input = field(&params, "input");
             if self.disposed.get() {
@@ -342,6 +351,7 @@ impl Hook {
                 .collect();
             steer.push(("expectedTurnId", expected_turn_id.into()));
             steer.push(("codexhostSteerDelivery", "newTurn".into()));
+            sent.set(true);
             let sent = self.original_send.call3(&self.manager, &"turn/steer".into(), &object(&steer), &options);
             let thrown_now = sent.is_err();
             let answer = match self.bounded(sent).await {

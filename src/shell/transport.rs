@@ -15,7 +15,7 @@ use serde_json::Value;
 use wasm_bindgen::JsValue;
 use wasm_bindgen_futures::JsFuture;
 
-use super::boundary::{call_host, own_field, settle_answer, MAX_ANSWER_UNITS, MAX_DEPTH};
+use super::boundary::{call_host, own_field, settle_answer, MAX_ANSWER_UNITS, MAX_DEPTH, MAX_RELAYED_UNITS};
 use super::options::function_field;
 use crate::core::requests::HostAnswer;
 use crate::core::timeouts::MAX_TIMEOUT_MS;
@@ -40,13 +40,13 @@ impl Transport {
         })
     }
 
-    /// Sends one request and waits for its answer; after `bound_ms` (+1 s)
+    /// Sends one request and waits for its answer; shortly after `bound_ms`
     /// the wait is given up on the JS side too, so a transport that never
     /// settles holds nothing (the engine's own timer has decided by then).
     pub async fn call(&self, method: &str, params: &Value, options: &JsValue, bound_ms: Option<u64>) -> HostAnswer {
         let params = params.to_string();
         let pass_options = !options.is_undefined();
-        let give_up = bound_ms.map(|ms| (ms.saturating_add(1_000)).min(MAX_TIMEOUT_MS) as f64).unwrap_or(-1.0);
+        let give_up = bound_ms.map(|ms| ms.saturating_add(GIVE_UP_MARGIN_MS).min(MAX_TIMEOUT_MS) as f64).unwrap_or(-1.0);
         let call = call_host(&self.request, method, &params, options, pass_options, MAX_ANSWER_UNITS, MAX_DEPTH, give_up);
         match call {
             Ok(promise) => described(JsFuture::from(promise).await),
@@ -55,10 +55,13 @@ impl Transport {
     }
 }
 
-/// Waits for a value the app hands over (a value or a promise of it) and
-/// reads it like a host answer (used for ACP's `initialize` option).
-pub async fn settle(value: &JsValue) -> HostAnswer {
-    match settle_answer(value, MAX_ANSWER_UNITS, MAX_DEPTH) {
+/// How long after the engine's own bound the JS side stops waiting.
+const GIVE_UP_MARGIN_MS: u64 = 100;
+
+/// Waits (at most `bound_ms`) for a value the app hands over, a value or a
+/// promise of it, and reads it like a host answer (ACP's `initialize` option).
+pub async fn settle(value: &JsValue, bound_ms: u64) -> HostAnswer {
+    match settle_answer(value, MAX_RELAYED_UNITS, MAX_DEPTH, bound_ms.min(MAX_TIMEOUT_MS) as f64) {
         Ok(promise) => described(JsFuture::from(promise).await),
         Err(_) => HostAnswer::Unreadable("the value could not be read".into()),
     }
@@ -82,6 +85,7 @@ fn described(settled: Result<JsValue, JsValue>) -> HostAnswer {
         }
         "unreadable" => HostAnswer::Unreadable(text("detail")),
         "notSent" => HostAnswer::NotSent(text("detail")),
+        "timeout" => HostAnswer::Timeout,
         _ => HostAnswer::Transport(text("detail")),
     }
 }

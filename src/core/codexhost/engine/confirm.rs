@@ -10,6 +10,7 @@ use crate::core::codexhost::recent::{verify, Remembered, Verified};
 use crate::core::codexhost::{CodexhostOutcome, Delivery, SteerOutcome};
 use crate::core::error::Failure;
 use crate::core::requests::HostAnswer;
+use crate::core::trace::Trace;
 
 impl CodexhostEngine {
     /// A retry of an unconfirmed message on a host that does not deduplicate:
@@ -25,7 +26,9 @@ impl CodexhostEngine {
     /// The host confirmed it: remembered, so the same id is never sent again.
     pub(super) fn delivered(&mut self, op_id: OpId, op: &Op, outcome: SteerOutcome) {
         if let Some(id) = op.steer.as_ref().and_then(|r| r.client_user_message_id.as_deref()) {
-            self.recent.remember(&op.thread_id, id, Remembered::Delivered(outcome.clone()));
+            // Remembered without its trace (probe answers can be large).
+            let kept = SteerOutcome { trace: Trace::default(), ..outcome.clone() };
+            self.recent.remember(&op.thread_id, id, Remembered::Delivered(kept));
         }
         self.complete(op_id, op, Ok(CodexhostOutcome::Steered(outcome)));
     }
