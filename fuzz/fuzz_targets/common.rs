@@ -10,7 +10,7 @@ pub fn answers(data: &[u8]) -> impl Iterator<Item = HostAnswer> + '_ {
 /// First byte picks the kind, the rest is the payload (JSON text or a message).
 pub fn answer(chunk: &[u8]) -> HostAnswer {
     let (kind, rest) = chunk.split_first().unwrap_or((&0, &[]));
-    match kind % 8 {
+    match kind % 9 {
         0..=3 => match serde_json::from_slice(rest) {
             Ok(value) => HostAnswer::Result(value),
             Err(e) => HostAnswer::Unreadable(e.to_string()),
@@ -23,6 +23,7 @@ pub fn answer(chunk: &[u8]) -> HostAnswer {
         }
         5 => HostAnswer::Error(RpcError::new(-32600, format!("Invalid request: unknown variant `{}`", String::from_utf8_lossy(rest)))),
         6 => HostAnswer::Timeout,
+        7 => HostAnswer::NotSent(String::from_utf8_lossy(rest).into_owned()),
         _ => HostAnswer::Transport(String::from_utf8_lossy(rest).into_owned()),
     }
 }
