@@ -172,18 +172,29 @@ export function callHost(request, method, paramsText, options, passOptions, maxU
 /**
  * Waits for `value` (a value, a promise or a thenable) and describes it like
  * a host answer; with `giveUpMs` >= 0, `{ kind: "timeout" }` after that long.
+ * One promise, one timer, and a native promise is followed directly (no
+ * adoption hops): this is on every request's path.
  */
 export function settleAnswer(value, maxUnits, maxDepth, giveUpMs) {
-  const answer = new Promise((resolve) => resolve(value)).then(
-    (result) => answered(result, maxUnits, maxDepth),
-    (error) => rejected(error, maxUnits, maxDepth),
-  );
-  if (!(giveUpMs >= 0)) return answer;
-  let timer;
-  const giveUp = new Promise((resolve) => {
-    timer = setTimeout(() => resolve({ kind: "timeout" }), giveUpMs);
+  return new Promise((resolve) => {
+    let timer;
+    const end = (described) => {
+      if (timer !== undefined) clearTimeout(timer);
+      resolve(described);
+    };
+    const ok = (result) => end(answered(result, maxUnits, maxDepth));
+    const failed = (error) => end(rejected(error, maxUnits, maxDepth));
+    if (giveUpMs >= 0) timer = setTimeout(() => resolve({ kind: "timeout" }), giveUpMs);
+    try {
+      if (value instanceof Promise) {
+        value.then(ok, failed);
+        return;
+      }
+    } catch {
+      // A Proxy or a promise with a hostile `then`: the generic path below.
+    }
+    new Promise((adopt) => adopt(value)).then(ok, failed);
   });
-  return Promise.race([answer, giveUp]).finally(() => clearTimeout(timer));
 }
 
 /** Logs a hook's or the desktop's failure; never throws, even if `console` does. */
