@@ -96,7 +96,7 @@ describe(AGENT, () => {
     assert.equal(model.saw(m), 0);
   });
 
-  // Depends on issue 11 (outcomeUnknown, unconfirmed hook, no retract, retry without a duplicate).
+  // Issue 11: outcomeUnknown, the unconfirmed hook, no retract, and retries that never duplicate on a host without dedupe.
   test("the answer to turn/steer is lost while Codex applied it: outcomeUnknown, nothing retracted, a retry is seen once", async () => {
     const turnId = await toolTurn("four");
     const m = marker("c4");
@@ -106,17 +106,26 @@ describe(AGENT, () => {
     const hooks = { retract: () => calls.retract++, unconfirmed: () => calls.unconfirmed++ };
     rpc.loseAnswerTo("turn/steer");
     const s = await steer("turn/steer answer lost", { threadId, expectedTurnId: turnId, input, clientUserMessageId: id, requestOptions: { timeoutMs: 1_500 } }, hooks);
-    const retry = await settle(within(20_000, steering.steer({ threadId, expectedTurnId: turnId, input, clientUserMessageId: id }, {}), "retry"));
+    // Codex does not dedupe by clientUserMessageId (finding below), so a retry
+    // reads the thread first: while the turn runs a steer taken during the tool
+    // call is not recorded yet, so it stays unknown and nothing is sent; once
+    // the turn ended the thread shows it and the retry resolves, sending nothing.
+    const early = await settle(within(20_000, steering.steer({ threadId, expectedTurnId: turnId, input, clientUserMessageId: id }, {}), "retry while running"));
     await turnEnds(turnId);
+    const late = await settle(within(20_000, steering.steer({ threadId, expectedTurnId: turnId, input, clientUserMessageId: id }, {}), "retry after the turn"));
     const outcome = s.ok ? "resolved" : s.error.kind;
-    record({ ...s.row, path: s.error?.trace?.path ?? s.value?.trace?.path, outcome: `${outcome}; retry ${retry.ok ? "ok" : retry.error.kind}; retract ${calls.retract}`, saw: model.saw(m) });
+    const said = (r) => (r.ok ? r.value.trace.path : r.error.kind);
+    record({ ...s.row, path: s.error?.trace?.path ?? s.value?.trace?.path, outcome: `${outcome}; retries: ${said(early)}, ${said(late)}; retract ${calls.retract}`, saw: model.saw(m) });
     assert.equal(s.ok, false);
     assert.equal(s.error.kind, "outcomeUnknown");
     assert.deepEqual(s.error.draft, input);
     assert.equal(s.error.clientUserMessageId, id);
     assert.equal(calls.retract, 0, "a possibly delivered message is not retracted");
     assert.equal(calls.unconfirmed, 1);
-    assert.equal(model.saw(m), 1, "the retry must not make the model see it twice");
+    assert.ok(early.ok ? early.value.trace.path === "verifiedDelivered" : early.error.kind === "outcomeUnknown", `retry while running: ${said(early)}`);
+    assert.ok(late.ok, `retry after the turn: ${late.error?.message}`);
+    assert.equal(late.value.trace.path, "verifiedDelivered", "found in the thread: nothing sent again");
+    assert.equal(model.saw(m), 1, "the retries never make the model see it twice");
   });
 
   test("finding: Codex does not dedupe turn/steer by clientUserMessageId", async () => {
