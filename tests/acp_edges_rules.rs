@@ -8,18 +8,10 @@ mod common;
 use common::run;
 use renderer_steering::core::acp::{AcpEngine, AcpOutcome, InputMode, SteerPath};
 use renderer_steering::core::requests::HostAnswer;
-use renderer_steering::core::{Action, OpId, RpcError, SteeringError, Timeouts};
+use renderer_steering::core::{Action, OpId, RpcError, SteeringError};
 use serde_json::{json, Value};
 
-fn text(t: &str) -> Vec<Value> {
-    vec![json!({ "type": "text", "text": t })]
-}
-
-fn engine(init: Value, handoff: bool) -> AcpEngine {
-    let mut e = AcpEngine::new(Timeouts::default(), handoff);
-    e.initialized(&init);
-    e
-}
+use common::{acp_engine as engine, text};
 
 /// claude-agent-acp 0.23.1's advertisement, with the handoff allowed.
 fn claude() -> AcpEngine {

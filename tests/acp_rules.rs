@@ -11,15 +11,7 @@ use serde_json::{json, Value};
 
 const EXT: &str = "_session/steering";
 
-fn text(t: &str) -> Vec<Value> {
-    vec![json!({ "type": "text", "text": t })]
-}
-
-fn engine(init: Value, handoff: bool) -> AcpEngine {
-    let mut e = AcpEngine::new(Timeouts::default(), handoff);
-    e.initialized(&init);
-    e
-}
+use common::{acp_engine as engine, text};
 
 fn ext_agent() -> AcpEngine {
     engine(json!({ "_meta": { "steering": { "supported": true } }, "agentCapabilities": {} }), false)

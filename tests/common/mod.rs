@@ -1,10 +1,11 @@
 //! Test harness: runs an engine against a scripted host until it is quiet.
 #![allow(dead_code)]
 
+use renderer_steering::core::acp::AcpEngine;
 use renderer_steering::core::driven::Driven;
 use renderer_steering::core::requests::HostAnswer;
-use renderer_steering::core::{Action, OpId, OutgoingRequest, RpcError};
-use serde_json::Value;
+use renderer_steering::core::{Action, OpId, OutgoingRequest, RpcError, Timeouts};
+use serde_json::{json, Value};
 
 /// Everything an engine did in one run.
 #[derive(Debug)]
@@ -71,4 +72,16 @@ pub fn err(code: i64, message: &str) -> Option<HostAnswer> {
 
 pub fn unknown_variant(method: &str) -> Option<HostAnswer> {
     err(-32600, &format!("Invalid request: unknown variant `{method}`, expected one of `thread/read`"))
+}
+
+/// One text content block / item.
+pub fn text(t: &str) -> Vec<Value> {
+    vec![json!({ "type": "text", "text": t })]
+}
+
+/// An ACP engine that read `init` as its `initialize` answer.
+pub fn acp_engine(init: Value, handoff: bool) -> AcpEngine {
+    let mut e = AcpEngine::new(Timeouts::default(), handoff);
+    e.initialized(&init);
+    e
 }
