@@ -23,7 +23,8 @@ count() { # log -> "passed failed" summed over cargo/wasm-bindgen-test and node 
 
 layer() { # name command...
   local name=$1; shift
-  local log="$LOGS/${name// /_}.log"
+  local file=${name//[^A-Za-z0-9()._-]/_}
+  local log="$LOGS/$file.log"
   echo "=== $name: $*"
   local start=$SECONDS
   "$@" > "$log" 2>&1
