@@ -1,0 +1,110 @@
+//! ACP rules that the first mutation run showed no test pinned (issue 15):
+//! the inject answer's id, image block fields and the trace's path name.
+#![cfg(not(target_arch = "wasm32"))]
+
+mod common;
+
+use common::run;
+use renderer_steering::core::acp::{AcpEngine, AcpOutcome};
+use renderer_steering::core::requests::HostAnswer;
+use renderer_steering::core::{Action, OpId, SteeringError, Timeouts, Trace};
+use serde_json::{json, Value};
+
+fn text(t: &str) -> Vec<Value> {
+    vec![json!({ "type": "text", "text": t })]
+}
+
+fn engine(init: Value, handoff: bool) -> AcpEngine {
+    let mut e = AcpEngine::new(Timeouts::default(), handoff);
+    e.initialized(&init);
+    e
+}
+
+fn inject_agent() -> AcpEngine {
+    engine(json!({ "agentCapabilities": { "session": { "inject": { "modes": ["steer"] } } } }), false)
+}
+
+fn done(log: &common::Log<AcpOutcome>, op: OpId) -> Option<Result<AcpOutcome, SteeringError>> {
+    match log.completion(op) {
+        Some(Action::Complete { result, .. }) => Some(result.clone()),
+        _ => None,
+    }
+}
+
+fn answer(v: Value) -> impl FnMut(&str, &Value) -> Option<HostAnswer> {
+    move |_, _| Some(HostAnswer::Result(v.clone()))
+}
+
+#[test]
+fn an_inject_answer_with_an_empty_or_missing_message_id_is_ambiguous_not_injected() {
+    for reply in [json!({ "messageId": "" }), json!({}), json!({ "messageId": 7 })] {
+        let mut e = inject_agent();
+        e.prompt_sent("s");
+        let op = e.send("s", text("keep"), 0).unwrap();
+        let log = run(&mut e, 0, answer(reply.clone()));
+        let error = done(&log, op).unwrap().unwrap_err();
+        assert_eq!(error.failure.kind(), "ambiguous", "{reply}");
+        assert_eq!(error.draft, text("keep"), "{reply}");
+        assert!(e.composer("s").pending_injects.is_empty(), "{reply}: nothing pending");
+    }
+}
+
+#[test]
+fn an_image_block_needs_both_mime_type_and_data() {
+    let init = json!({ "_meta": { "steering": { "supported": true } }, "agentCapabilities": { "promptCapabilities": { "image": true } } });
+    for image in [
+        json!({ "type": "image", "mimeType": "image/png" }),
+        json!({ "type": "image", "data": "AAAA" }),
+        json!({ "type": "image" }),
+    ] {
+        let draft = vec![json!({ "type": "text", "text": "see" }), image.clone()];
+        let mut e = engine(init.clone(), false);
+        let error = e.send("s", draft.clone(), 0).unwrap_err();
+        assert_eq!(error.failure.kind(), "invalidInput", "{image}");
+        assert_eq!(error.failure.message(), "an image block needs mimeType and data");
+        assert_eq!(error.draft, draft);
+        assert!(run(&mut e, 0, |_, _| None).sent.is_empty(), "{image}: nothing sent");
+    }
+    let mut e = engine(init, false);
+    assert!(e.send("s", vec![json!({ "type": "image", "mimeType": "image/png", "data": "AAAA" })], 0).is_ok());
+}
+
+fn trace_of(outcome: &AcpOutcome) -> &Trace {
+    match outcome {
+        AcpOutcome::Injected { trace, .. }
+        | AcpOutcome::Prompted { trace, .. }
+        | AcpOutcome::StartedNewTurn { trace }
+        | AcpOutcome::HandedOff { trace, .. } => trace,
+        other => panic!("no trace in {other:?}"),
+    }
+}
+
+/// Sends "x" while a prompt runs, answers every request with `reply`, ends
+/// the first prompt, and returns the trace of the message's outcome.
+fn steered_trace(mut e: AcpEngine, reply: Value) -> Trace {
+    e.prompt_sent("s");
+    let op = e.send("s", text("x"), 0).unwrap();
+    let mut log = run(&mut e, 0, answer(reply.clone()));
+    if done(&log, op).is_none() {
+        e.prompt_answered("s", &json!({ "stopReason": "end_turn", "usage": { "outputTokens": 3 } }), 0);
+        log = run(&mut e, 0, answer(reply));
+    }
+    trace_of(&done(&log, op).unwrap().unwrap()).clone()
+}
+
+#[test]
+fn the_trace_names_the_path_each_message_took() {
+    let ext = json!({ "_meta": { "steering": { "supported": true } } });
+    let handoff = json!({ "agentCapabilities": { "_meta": { "claudeCode": { "promptQueueing": true } } } });
+    let cases = [
+        ("inject", inject_agent(), json!({ "messageId": "m1" }), "session/inject"),
+        ("steeringExtension", engine(ext, false), json!({ "outcome": "injected" }), "_session/steering"),
+        ("promptHandoff", engine(handoff, true), json!({ "stopReason": "end_turn" }), "session/prompt"),
+        ("queue", engine(json!({ "agentCapabilities": {} }), false), json!({ "stopReason": "end_turn" }), "session/prompt"),
+    ];
+    for (path, e, reply, sent) in cases {
+        let trace = steered_trace(e, reply);
+        assert_eq!(trace.path, Some(path));
+        assert_eq!(trace.sent, Some(sent), "{path}");
+    }
+}

@@ -1,0 +1,77 @@
+//! codexhost rules that the first mutation run showed no test pinned
+//! (issue 15): what a cached owner may decide after the connection changes.
+#![cfg(not(target_arch = "wasm32"))]
+
+mod common;
+
+use common::{err, ok, run};
+use renderer_steering::core::codexhost::{CodexhostEngine, CodexhostOutcome, SteerOutcome, SteerRequest};
+use renderer_steering::core::requests::HostAnswer;
+use renderer_steering::core::{Action, OpId, Timeouts};
+use serde_json::{json, Value};
+
+const INSPECT: &str = "codexhost/thread/steering/inspect";
+const OWNERSHIP: &str = "codexhost/thread/ownership/list";
+
+fn steer(e: &mut CodexhostEngine, thread: &str, text: &str) -> OpId {
+    let mut r = SteerRequest::text(thread, Some("turn-1"), text);
+    r.client_user_message_id = Some(format!("msg-{text}"));
+    e.steer(r, 0).unwrap().op()
+}
+
+fn steered(log: &common::Log<CodexhostOutcome>, op: OpId) -> SteerOutcome {
+    match log.completion(op) {
+        Some(Action::Complete { result: Ok(CodexhostOutcome::Steered(o)), .. }) => o.clone(),
+        other => panic!("no steer: {other:?}"),
+    }
+}
+
+/// A host without inspect whose ownership/list says the thread is external.
+fn old_host(method: &str, params: &Value) -> Option<HostAnswer> {
+    match method {
+        OWNERSHIP => ok(json!({ "threads": [{ "threadId": params["threadIds"][0], "owner": "external", "harnessId": "claude" }] })),
+        "turn/steer" => ok(json!({ "turnId": "turn-1" })),
+        _ => err(-32601, "Method not found"),
+    }
+}
+
+/// A host with inspect, answering `activeTurn` (live state of an external thread).
+fn new_host(method: &str, _: &Value) -> Option<HostAnswer> {
+    match method {
+        INSPECT => ok(json!({ "delivery": "activeTurn" })),
+        "turn/steer" => ok(json!({ "turnId": "turn-1" })),
+        _ => err(-32601, "Method not found"),
+    }
+}
+
+#[test]
+fn after_reconnect_an_external_owner_learned_from_an_old_host_asks_the_new_hosts_inspect() {
+    let mut e = CodexhostEngine::new(Timeouts::default());
+    steer(&mut e, "t", "a");
+    run(&mut e, 0, old_host);
+    e.connection_replaced();
+    let op = steer(&mut e, "t", "b");
+    let log = run(&mut e, 0, new_host);
+    assert_eq!(log.methods(), [INSPECT, "turn/steer"], "the live state decides, not the cached owner");
+    let o = steered(&log, op);
+    assert_eq!(o.delivery.as_str(), "activeTurn");
+    assert_eq!(o.trace.path, Some("inspect"));
+}
+
+#[test]
+fn after_reconnect_to_an_old_host_the_cached_external_owner_decides_once_inspect_is_missing() {
+    let mut e = CodexhostEngine::new(Timeouts::default());
+    steer(&mut e, "t", "a");
+    run(&mut e, 0, old_host);
+    e.connection_replaced();
+    let op = steer(&mut e, "t", "b");
+    let log = run(&mut e, 0, old_host);
+    assert_eq!(log.methods(), [INSPECT, "turn/steer"], "the owner never changes: no second ownership/list");
+    let o = steered(&log, op);
+    assert_eq!(o.delivery.as_str(), "newTurn");
+    assert_eq!((o.trace.path, o.trace.round_trips_before_steer), (Some("cachedOwner"), 1));
+    let op = steer(&mut e, "t", "c");
+    let log = run(&mut e, 0, old_host);
+    assert_eq!(log.methods(), ["turn/steer"], "inspect is known missing again on this connection");
+    assert_eq!(steered(&log, op).trace.path, Some("cachedOwner"));
+}
