@@ -3,7 +3,10 @@
 #![cfg(not(target_arch = "wasm32"))]
 
 use renderer_steering::core::codexhost::{CodexhostEngine, SteerRequest};
-use renderer_steering::core::content::{check_size, MAX_DRAFT_BYTES};
+use renderer_steering::core::content::check_size;
+
+/// 256 KiB (`MAX_DRAFT_BYTES`), written out so the constant itself is pinned.
+const LIMIT: usize = 262_144;
 use renderer_steering::core::Timeouts;
 use serde_json::{json, Value};
 
@@ -17,19 +20,19 @@ fn draft_of(bytes: usize) -> Vec<Value> {
 
 #[test]
 fn a_draft_of_exactly_the_limit_is_accepted_one_byte_more_is_refused() {
-    assert!(check_size(&draft_of(MAX_DRAFT_BYTES)).is_ok());
-    let error = check_size(&draft_of(MAX_DRAFT_BYTES + 1)).unwrap_err();
+    assert!(check_size(&draft_of(LIMIT)).is_ok());
+    let error = check_size(&draft_of(LIMIT + 1)).unwrap_err();
     assert_eq!(error.kind(), "draftTooLarge");
-    assert!(error.message().contains(&(MAX_DRAFT_BYTES + 1).to_string()), "{}", error.message());
+    assert!(error.message().contains(&(LIMIT + 1).to_string()), "{}", error.message());
 }
 
 #[test]
 fn a_codexhost_steer_of_exactly_the_limit_goes_out() {
     let mut e = CodexhostEngine::new(Timeouts::default());
     let mut r = SteerRequest::text("t", Some("turn-1"), "x");
-    r.input = draft_of(MAX_DRAFT_BYTES);
+    r.input = draft_of(LIMIT);
     assert!(e.steer(r.clone(), 0).is_ok());
     let mut e = CodexhostEngine::new(Timeouts::default());
-    r.input = draft_of(MAX_DRAFT_BYTES + 1);
+    r.input = draft_of(LIMIT + 1);
     assert_eq!(e.steer(r, 0).unwrap_err().failure.kind(), "draftTooLarge");
 }
