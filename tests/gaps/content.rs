@@ -1,6 +1,5 @@
 //! Draft validation rules shared by both dialects (issue 15): the size limit
 //! is inclusive and measured on the draft's JSON text.
-#![cfg(not(target_arch = "wasm32"))]
 
 use renderer_steering::core::codexhost::{CodexhostEngine, SteerRequest};
 use renderer_steering::core::content::check_size;

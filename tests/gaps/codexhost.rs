@@ -1,13 +1,10 @@
 //! codexhost rules that the first mutation run showed no test pinned
 //! (issue 15): what a cached owner may decide after the connection changes.
-#![cfg(not(target_arch = "wasm32"))]
 
-mod common;
-
-use common::{err, ok, run};
+use crate::common::{err, ok, run};
 use renderer_steering::core::codexhost::{CodexhostEngine, CodexhostOutcome, SteerOutcome, SteerRequest};
 use renderer_steering::core::requests::HostAnswer;
-use renderer_steering::core::{Action, OpId, Timeouts};
+use renderer_steering::core::{Action, OpId, RequestId, Timeouts};
 use serde_json::{json, Value};
 
 const INSPECT: &str = "codexhost/thread/steering/inspect";
@@ -19,7 +16,7 @@ fn steer(e: &mut CodexhostEngine, thread: &str, text: &str) -> OpId {
     e.steer(r, 0).unwrap().op()
 }
 
-fn steered(log: &common::Log<CodexhostOutcome>, op: OpId) -> SteerOutcome {
+fn steered(log: &crate::common::Log<CodexhostOutcome>, op: OpId) -> SteerOutcome {
     match log.completion(op) {
         Some(Action::Complete { result: Ok(CodexhostOutcome::Steered(o)), .. }) => o.clone(),
         other => panic!("no steer: {other:?}"),
@@ -74,4 +71,15 @@ fn after_reconnect_to_an_old_host_the_cached_external_owner_decides_once_inspect
     let log = run(&mut e, 0, old_host);
     assert_eq!(log.methods(), ["turn/steer"], "inspect is known missing again on this connection");
     assert_eq!(steered(&log, op).trace.path, Some("cachedOwner"));
+}
+
+#[test]
+fn a_pending_request_names_its_thread_until_it_is_answered() {
+    let mut e = CodexhostEngine::new(Timeouts::default());
+    steer(&mut e, "t", "a");
+    let Some(Action::Send(request)) = e.poll_action() else { panic!("the first action sends inspect") };
+    assert_eq!(e.thread_of(request.id), Some("t"));
+    assert_eq!(e.thread_of(RequestId(request.id.0 + 1)), None, "never issued");
+    e.handle_answer(request.id, HostAnswer::Result(json!({ "delivery": "activeTurn" })), 0);
+    assert_eq!(e.thread_of(request.id), None, "settled");
 }

@@ -1,10 +1,7 @@
 //! ACP rules that the first mutation run showed no test pinned (issue 15):
 //! the inject answer's id, image block fields and the trace's path name.
-#![cfg(not(target_arch = "wasm32"))]
 
-mod common;
-
-use common::run;
+use crate::common::run;
 use renderer_steering::core::acp::{AcpEngine, AcpOutcome};
 use renderer_steering::core::requests::HostAnswer;
 use renderer_steering::core::{Action, OpId, SteeringError, Timeouts, Trace};
@@ -24,7 +21,7 @@ fn inject_agent() -> AcpEngine {
     engine(json!({ "agentCapabilities": { "session": { "inject": { "modes": ["steer"] } } } }), false)
 }
 
-fn done(log: &common::Log<AcpOutcome>, op: OpId) -> Option<Result<AcpOutcome, SteeringError>> {
+fn done(log: &crate::common::Log<AcpOutcome>, op: OpId) -> Option<Result<AcpOutcome, SteeringError>> {
     match log.completion(op) {
         Some(Action::Complete { result, .. }) => Some(result.clone()),
         _ => None,

@@ -1,0 +1,6 @@
+//! See `tests/gaps_rules.rs`.
+
+mod acp;
+mod codexhost;
+mod content;
+mod flight;
