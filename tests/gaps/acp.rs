@@ -105,3 +105,19 @@ fn the_trace_names_the_path_each_message_took() {
         assert_eq!(trace.sent, Some(sent), "{path}");
     }
 }
+
+#[test]
+fn a_steer_dropped_with_its_session_leaves_no_deadline_behind() {
+    let mut e = engine(json!({ "_meta": { "steering": { "supported": true } } }), false);
+    e.prompt_sent("s");
+    let op = e.send("s", text("x"), 0).unwrap();
+    let sent = run(&mut e, 0, |_, _| None);
+    assert_eq!(e.poll_timeout(), Some(10_000), "the steer is bounded");
+    e.session_replaced("s");
+    let log = run(&mut e, 0, |_, _| None);
+    assert_eq!(done(&log, op).unwrap().unwrap_err().failure.kind(), "sessionReplaced");
+    assert_eq!(e.poll_timeout(), None, "no timer for a request nobody waits for");
+    e.handle_timeout(10_000);
+    e.handle_answer(sent.sent[0].id, HostAnswer::Result(json!({ "outcome": "injected" })), 0);
+    assert!(run(&mut e, 0, |_, _| None).actions.is_empty());
+}
