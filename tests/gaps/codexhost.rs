@@ -83,3 +83,31 @@ fn a_pending_request_names_its_thread_until_it_is_answered() {
     e.handle_answer(request.id, HostAnswer::Result(json!({ "delivery": "activeTurn" })), 0);
     assert_eq!(e.thread_of(request.id), None, "settled");
 }
+
+#[test]
+fn disposing_drops_every_pending_deadline() {
+    let mut e = CodexhostEngine::new(Timeouts::default());
+    steer(&mut e, "t", "a");
+    run(&mut e, 0, |_, _| None);
+    assert!(e.poll_timeout().is_some());
+    e.dispose();
+    assert_eq!(e.poll_timeout(), None);
+    assert_eq!(e.live_state(), 0);
+}
+
+#[test]
+fn one_threads_steer_finishing_leaves_another_threads_probe_pending() {
+    let mut e = CodexhostEngine::new(Timeouts::default());
+    let a = steer(&mut e, "a", "x");
+    let b = steer(&mut e, "b", "y");
+    let probes = run(&mut e, 0, |_, _| None);
+    assert_eq!(probes.methods(), [INSPECT, INSPECT]);
+    let finished = |e: &mut CodexhostEngine, i: usize, op| {
+        e.handle_answer(probes.sent[i].id, HostAnswer::Result(json!({ "delivery": "activeTurn" })), 0);
+        let log = run(e, 0, new_host);
+        assert_eq!(steered(&log, op).delivery.as_str(), "activeTurn");
+    };
+    finished(&mut e, 0, a);
+    finished(&mut e, 1, b);
+    assert_eq!(e.live_state(), 0);
+}

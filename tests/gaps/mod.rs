@@ -4,3 +4,4 @@ mod acp;
 mod codexhost;
 mod content;
 mod flight;
+mod requests;
