@@ -5,3 +5,4 @@ mod codexhost;
 mod content;
 mod flight;
 mod requests;
+mod sorted_map;
