@@ -4,7 +4,8 @@
 use crate::common::run;
 use renderer_steering::core::acp::{AcpEngine, AcpOutcome};
 use renderer_steering::core::requests::HostAnswer;
-use renderer_steering::core::{Action, OpId, SteeringError, Timeouts, Trace};
+use renderer_steering::core::driven::Driven;
+use renderer_steering::core::{Action, OpId, RpcError, SteeringError, Timeouts, Trace};
 use serde_json::{json, Value};
 
 fn text(t: &str) -> Vec<Value> {
@@ -120,4 +121,68 @@ fn a_steer_dropped_with_its_session_leaves_no_deadline_behind() {
     e.handle_timeout(10_000);
     e.handle_answer(sent.sent[0].id, HostAnswer::Result(json!({ "outcome": "injected" })), 0);
     assert!(run(&mut e, 0, |_, _| None).actions.is_empty());
+}
+
+fn handoff_agent() -> AcpEngine {
+    engine(json!({ "agentCapabilities": { "_meta": { "claudeCode": { "promptQueueing": true } } } }), true)
+}
+
+#[test]
+fn a_handoff_the_agent_does_not_know_falls_back_to_an_ordinary_queued_prompt() {
+    let mut e = handoff_agent();
+    e.prompt_sent("s");
+    let op = e.send("s", text("x"), 0).unwrap();
+    let steer = run(&mut e, 0, |_, _| None);
+    assert_eq!(steer.methods(), ["session/prompt"]);
+    e.handle_answer(steer.sent[0].id, HostAnswer::Error(RpcError::new(-32601, "Method not found")), 0);
+    let log = run(&mut e, 0, |_, _| None);
+    assert!(done(&log, op).is_none(), "provably undelivered: not a failure");
+    assert_eq!(log.presented(), ["queued"]);
+    assert_eq!(e.composer("s").queued, vec![text("x")]);
+    e.prompt_answered("s", &json!({ "stopReason": "end_turn" }), 0);
+    let log = run(&mut e, 0, answer(json!({ "stopReason": "end_turn" })));
+    assert_eq!(log.methods(), ["session/prompt"]);
+    assert!(matches!(done(&log, op), Some(Ok(AcpOutcome::Prompted { .. }))));
+}
+
+#[test]
+fn a_first_prompt_the_engine_sent_is_superseded_when_the_handoff_folds_it() {
+    let mut e = handoff_agent();
+    let first = e.send("s", text("a"), 0).unwrap();
+    let prompt = run(&mut e, 0, |_, _| None);
+    let steer = e.send("s", text("b"), 0).unwrap();
+    let handoff = run(&mut e, 0, |_, _| None);
+    assert_eq!((prompt.methods(), handoff.methods()), (vec!["session/prompt"], vec!["session/prompt"]));
+    let early = json!({ "stopReason": "end_turn", "usage": { "outputTokens": 0 } });
+    e.handle_answer(prompt.sent[0].id, HostAnswer::Result(early), 0);
+    let log = run(&mut e, 0, |_, _| None);
+    assert!(matches!(done(&log, first), Some(Ok(AcpOutcome::Prompted { superseded: true, .. }))), "{:?}", done(&log, first));
+    e.handle_answer(handoff.sent[0].id, HostAnswer::Result(json!({ "stopReason": "end_turn" })), 0);
+    let log = run(&mut e, 0, |_, _| None);
+    assert!(matches!(done(&log, steer), Some(Ok(AcpOutcome::HandedOff { handoff: "folded", .. }))));
+}
+
+#[test]
+fn live_state_counts_every_op_session_lane_and_request_held() {
+    let mut e = engine(json!({ "_meta": { "steering": { "supported": true } } }), false);
+    e.prompt_sent("s");
+    assert_eq!(e.live_state(), 1, "a session with a running turn");
+    e.send("s", text("x"), 0).unwrap();
+    run(&mut e, 0, |_, _| None);
+    assert_eq!(e.live_state(), 4, "plus the op, its lane and its request");
+}
+
+/// What a generic driver (the wasm shell's) sees.
+fn driver_deadline<E: Driven>(engine: &E) -> Option<u64> {
+    engine.poll_timeout()
+}
+
+#[test]
+fn a_driver_sees_the_next_deadline_through_driven() {
+    let mut e = engine(json!({ "_meta": { "steering": { "supported": true } } }), false);
+    assert_eq!(driver_deadline(&e), None);
+    e.prompt_sent("s");
+    e.send("s", text("x"), 5).unwrap();
+    run(&mut e, 5, |_, _| None);
+    assert_eq!(driver_deadline(&e), Some(10_005));
 }
