@@ -4,7 +4,6 @@
 use crate::common::run;
 use renderer_steering::core::acp::{AcpEngine, AcpOutcome};
 use renderer_steering::core::requests::HostAnswer;
-use renderer_steering::core::driven::Driven;
 use renderer_steering::core::{Action, OpId, RpcError, SteeringError, Timeouts, Trace};
 use serde_json::{json, Value};
 
@@ -170,19 +169,4 @@ fn live_state_counts_every_op_session_lane_and_request_held() {
     e.send("s", text("x"), 0).unwrap();
     run(&mut e, 0, |_, _| None);
     assert_eq!(e.live_state(), 4, "plus the op, its lane and its request");
-}
-
-/// What a generic driver (the wasm shell's) sees.
-fn driver_deadline<E: Driven>(engine: &E) -> Option<u64> {
-    engine.poll_timeout()
-}
-
-#[test]
-fn a_driver_sees_the_next_deadline_through_driven() {
-    let mut e = engine(json!({ "_meta": { "steering": { "supported": true } } }), false);
-    assert_eq!(driver_deadline(&e), None);
-    e.prompt_sent("s");
-    e.send("s", text("x"), 5).unwrap();
-    run(&mut e, 5, |_, _| None);
-    assert_eq!(driver_deadline(&e), Some(10_005));
 }

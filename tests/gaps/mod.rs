@@ -6,3 +6,4 @@ mod content;
 mod flight;
 mod requests;
 mod sorted_map;
+mod driven;
