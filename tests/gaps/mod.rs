@@ -7,3 +7,4 @@ mod flight;
 mod requests;
 mod sorted_map;
 mod driven;
+mod acp_lifecycle;
