@@ -170,3 +170,16 @@ fn live_state_counts_every_op_session_lane_and_request_held() {
     run(&mut e, 0, |_, _| None);
     assert_eq!(e.live_state(), 4, "plus the op, its lane and its request");
 }
+
+#[test]
+fn an_agent_that_answered_failed_is_told_apart_from_an_unknown_outcome() {
+    let ext = json!({ "_meta": { "steering": { "supported": true } } });
+    for (reply, detail) in [("failed", "the agent answered failed"), ("teleported", "unknown outcome")] {
+        let mut e = engine(ext.clone(), false);
+        e.prompt_sent("s");
+        let op = e.send("s", text("x"), 0).unwrap();
+        let log = run(&mut e, 0, answer(json!({ "outcome": reply })));
+        let message = done(&log, op).unwrap().unwrap_err().failure.message();
+        assert_eq!(message, format!("delivery is uncertain ({detail}); the message was not resent"));
+    }
+}
