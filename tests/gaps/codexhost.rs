@@ -100,6 +100,7 @@ fn one_threads_steer_finishing_leaves_another_threads_probe_pending() {
     let mut e = CodexhostEngine::new(Timeouts::default());
     let a = steer(&mut e, "a", "x");
     let b = steer(&mut e, "b", "y");
+    assert_ne!(a, b, "each submission has its own op id");
     let probes = run(&mut e, 0, |_, _| None);
     assert_eq!(probes.methods(), [INSPECT, INSPECT]);
     let finished = |e: &mut CodexhostEngine, i: usize, op| {
@@ -110,4 +111,12 @@ fn one_threads_steer_finishing_leaves_another_threads_probe_pending() {
     finished(&mut e, 0, a);
     finished(&mut e, 1, b);
     assert_eq!(e.live_state(), 0);
+}
+
+#[test]
+fn live_state_counts_every_op_lane_and_request_held() {
+    let mut e = CodexhostEngine::new(Timeouts::default());
+    steer(&mut e, "t", "a");
+    run(&mut e, 0, |_, _| None);
+    assert_eq!(e.live_state(), 3, "the op, its thread's lane and its inspect");
 }
