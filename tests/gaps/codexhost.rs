@@ -120,3 +120,17 @@ fn live_state_counts_every_op_lane_and_request_held() {
     run(&mut e, 0, |_, _| None);
     assert_eq!(e.live_state(), 3, "the op, its thread's lane and its inspect");
 }
+
+#[test]
+fn an_external_owner_without_a_harness_fails_closed_naming_the_missing_field() {
+    let mut e = CodexhostEngine::new(Timeouts::default());
+    let op = steer(&mut e, "t", "a");
+    let log = run(&mut e, 0, |method, _| match method {
+        OWNERSHIP => ok(json!({ "threads": [{ "threadId": "t", "owner": "external" }] })),
+        _ => err(-32601, "Method not found"),
+    });
+    assert_eq!(log.methods(), [INSPECT, OWNERSHIP], "no steer after a malformed decision");
+    let Some(Action::Complete { result: Err(error), .. }) = log.completion(op) else { panic!("the decision fails") };
+    assert_eq!(error.failure.kind(), "malformedAnswer");
+    assert!(error.failure.message().contains("an external owner needs harnessId"), "{}", error.failure.message());
+}
