@@ -1,5 +1,6 @@
 //! ACP rules that the first mutation run showed no test pinned (issue 15):
-//! the inject answer's id, image block fields and the trace's path name.
+//! the inject answer's id, image block fields, the trace's path name, the
+//! handoff fallbacks and what the engine holds.
 
 use crate::common::run;
 use renderer_steering::core::acp::{AcpEngine, AcpOutcome};
