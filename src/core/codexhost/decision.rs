@@ -136,14 +136,19 @@ impl Knowledge {
     /// assert_eq!(Knowledge::default().first_step("t"), Step::Ask(Probe::Inspect));
     /// ```
     pub fn first_step(&self, thread_id: &str) -> Step {
-        match self.owners.get(thread_id) {
-            Some(KnownOwner::Codex) => return Step::Decided(Delivery::Official),
-            Some(KnownOwner::External) if self.lacks(Probe::Inspect) => {
-                return Step::Decided(Delivery::NewTurn)
-            }
-            _ => {}
+        match self.cached(thread_id) {
+            Some(delivery) => Step::Decided(delivery),
+            None => self.next_probe_from(0),
         }
-        self.next_probe_from(0)
+    }
+
+    /// What the cached owner decides without a round trip, if anything.
+    fn cached(&self, thread_id: &str) -> Option<Delivery> {
+        match self.owners.get(thread_id) {
+            Some(KnownOwner::Codex) => Some(Delivery::Official),
+            Some(KnownOwner::External) if self.lacks(Probe::Inspect) => Some(Delivery::NewTurn),
+            _ => None,
+        }
     }
 
     fn lacks(&self, probe: Probe) -> bool {
@@ -174,6 +179,11 @@ impl Knowledge {
             HostAnswer::Result(value) => value,
             HostAnswer::Error(error) if probe != Probe::ThreadRead && error.is_unsupported(method) => {
                 self.unsupported.insert(method);
+                // After a reconnect the owner may be known while the new host's
+                // missing inspect is not yet: the owner decides, no ownership/list.
+                if let Some(delivery) = self.cached(thread_id) {
+                    return Step::Decided(delivery);
+                }
                 let index = CHAIN.iter().position(|p| *p == probe).unwrap_or(CHAIN.len());
                 return self.next_probe_from(index + 1);
             }

@@ -300,7 +300,9 @@ impl CodexhostEngine {
             Step::Fail(failure) => self.fail(op_id, &op, failure),
             Step::Decided(delivery) => {
                 if let (Stage::Deciding(probe), None) = (&op.stage, op.trace.path) {
-                    op.trace.path = Some(probe.path());
+                    // A probe that answered decided; one that was missing left it to the cached owner.
+                    let answered = matches!(op.trace.probes.last(), Some(p) if matches!(p.answer, ProbeAnswer::Result(_)));
+                    op.trace.path = Some(if answered { probe.path() } else { "cachedOwner" });
                 }
                 self.send(op_id, op, delivery, now);
             }

@@ -1,0 +1,66 @@
+//! ACP lifecycle rules no test pinned before mutation testing (issue 15):
+//! pending injects after a failed revoke, their traces, and the end of a
+//! turn the agent started itself.
+
+use crate::common::run;
+use renderer_steering::core::acp::{AcpEngine, InputMode};
+use renderer_steering::core::requests::HostAnswer;
+use renderer_steering::core::{Action, RpcError, Timeouts};
+use serde_json::{json, Value};
+
+fn text(t: &str) -> Vec<Value> {
+    vec![json!({ "type": "text", "text": t })]
+}
+
+fn agent(init: Value) -> AcpEngine {
+    let mut e = AcpEngine::new(Timeouts::default(), false);
+    e.initialized(&init);
+    e.prompt_sent("s");
+    e
+}
+
+fn result(v: Value) -> impl FnMut(&str, &Value) -> Option<HostAnswer> {
+    move |_, _| Some(HostAnswer::Result(v.clone()))
+}
+
+#[test]
+fn a_revoke_refused_for_another_reason_keeps_the_inject_pending_and_traces_the_path() {
+    let mut e = agent(json!({ "agentCapabilities": { "session": { "inject": { "modes": ["steer"] } } } }));
+    e.send("s", text("x"), 0).unwrap();
+    run(&mut e, 0, result(json!({ "messageId": "m1" })));
+    let op = e.revoke("s", "m1", 0).unwrap();
+    let log = run(&mut e, 0, |_, _| Some(HostAnswer::Error(RpcError::new(-32603, "busy, try again"))));
+    let Some(Action::Complete { result: Err(error), .. }) = log.completion(op) else { panic!("the revoke fails") };
+    assert_eq!(error.failure.code(), Some(-32603));
+    assert_eq!((error.trace.path, error.trace.sent), (Some("inject"), Some("session/revoke_inject")));
+    assert_eq!(e.composer("s").pending_injects, ["m1"], "still pending: it can be revoked again");
+}
+
+#[test]
+fn when_the_agents_own_turn_ends_a_prompt_required_message_goes_out_as_a_prompt() {
+    let mut e = agent(json!({ "_meta": { "steering": { "supported": true } } }));
+    e.send("s", text("a"), 0).unwrap();
+    run(&mut e, 0, result(json!({ "outcome": "startedNewTurn" })));
+    e.prompt_answered("s", &json!({ "stopReason": "end_turn" }), 0);
+    let op = e.send("s", text("b"), 0).unwrap();
+    let steer = run(&mut e, 0, result(json!({ "outcome": "promptRequired", "reason": "turnEnding" })));
+    assert_eq!(steer.methods(), ["_session/steering"]);
+    assert_eq!(e.composer("s").mode, InputMode::Queue, "waits for the agent's turn to end");
+    e.session_idle("s", 0);
+    let log = run(&mut e, 0, |_, _| None);
+    assert_eq!(log.methods(), ["session/prompt"]);
+    assert_eq!(log.sent[0].op, op);
+}
+
+#[test]
+fn each_input_mode_is_named_as_the_spec_names_it_in_text_and_json() {
+    for (mode, name) in [
+        (InputMode::Direct, "direct"),
+        (InputMode::Queue, "queue"),
+        (InputMode::Idle, "idle"),
+        (InputMode::Unavailable, "unavailable"),
+    ] {
+        assert_eq!(mode.as_str(), name);
+        assert_eq!(serde_json::to_value(mode).unwrap(), name);
+    }
+}

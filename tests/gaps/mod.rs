@@ -1,0 +1,10 @@
+//! See `tests/gaps_rules.rs`.
+
+mod acp;
+mod acp_lifecycle;
+mod codexhost;
+mod content;
+mod driven;
+mod flight;
+mod requests;
+mod sorted_map;
