@@ -13,11 +13,13 @@ use super::outcome::SteerOutcome;
 use crate::core::sorted_map::SortedMap;
 
 /// How many finished message ids an engine remembers (oldest forgotten first).
+/// A retry comes seconds after its failure, well within 256 later messages;
+/// the table is a sorted `Vec`, so a small bound keeps each insert cheap.
 ///
 /// ```
-/// assert_eq!(renderer_steering::core::codexhost::recent::RECENT_MESSAGES, 1024);
+/// assert_eq!(renderer_steering::core::codexhost::recent::RECENT_MESSAGES, 256);
 /// ```
-pub const RECENT_MESSAGES: usize = 1024;
+pub const RECENT_MESSAGES: usize = 256;
 
 /// What became of a message id.
 ///
@@ -69,7 +71,8 @@ pub enum Resubmission {
 /// ```
 #[derive(Debug, Default)]
 pub struct RecentMessages {
-    by_id: SortedMap<(String, String), Remembered>,
+    /// Boxed: the sorted `Vec` behind the map moves small entries on insert.
+    by_id: SortedMap<(String, String), Box<Remembered>>,
     order: VecDeque<(String, String)>,
 }
 
@@ -80,11 +83,11 @@ impl RecentMessages {
     /// # use renderer_steering::core::codexhost::recent::{RecentMessages, Remembered};
     /// let mut recent = RecentMessages::default();
     /// for i in 0..2000 { recent.remember("t", &i.to_string(), Remembered::Unknown { deduplicated: true, turn_id: None }); }
-    /// assert_eq!(recent.len(), 1024);
+    /// assert_eq!(recent.len(), 256);
     /// ```
     pub fn remember(&mut self, thread_id: &str, message_id: &str, what: Remembered) {
         let key = (thread_id.to_string(), message_id.to_string());
-        if self.by_id.insert(key.clone(), what).is_none() {
+        if self.by_id.insert(key.clone(), Box::new(what)).is_none() {
             self.order.push_back(key);
         }
         while self.order.len() > RECENT_MESSAGES {
@@ -105,7 +108,7 @@ impl RecentMessages {
     /// ```
     pub fn resubmission(&self, thread_id: &str, message_id: Option<&str>) -> Resubmission {
         let Some(message_id) = message_id else { return Resubmission::New };
-        match self.by_id.get(&(thread_id.to_string(), message_id.to_string())) {
+        match self.by_id.get(&(thread_id.to_string(), message_id.to_string())).map(|r| &**r) {
             Some(Remembered::Delivered(outcome)) => Resubmission::AlreadyDelivered(outcome.clone()),
             Some(Remembered::Unknown { deduplicated: false, turn_id }) => Resubmission::Verify { turn_id: turn_id.clone() },
             _ => Resubmission::New,
