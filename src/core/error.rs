@@ -93,6 +93,16 @@ pub enum Failure {
 }
 
 impl Failure {
+    /// [`Failure::OutcomeUnknown`] for the request `method` carried.
+    ///
+    /// ```
+    /// # use renderer_steering::core::Failure;
+    /// assert_eq!(Failure::outcome_unknown("turn/steer", "lost").kind(), "outcomeUnknown");
+    /// ```
+    pub fn outcome_unknown(method: &str, detail: &str) -> Self {
+        Failure::OutcomeUnknown { method: method.into(), detail: detail.into() }
+    }
+
     /// A stable machine-readable name.
     ///
     /// ```

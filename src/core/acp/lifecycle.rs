@@ -6,7 +6,7 @@ use serde_json::{json, Value};
 
 use super::capabilities::{Capabilities, SteerPath};
 use super::engine::{AcpEngine, Op, Stage};
-use super::outcome::{after_write, unknown, AcpOutcome};
+use super::outcome::{after_write, AcpOutcome};
 use super::wire::{InjectAnswer, UserMessageEcho};
 use crate::core::action::{Action, OpId};
 use crate::core::content::check_acp_blocks;
@@ -160,7 +160,7 @@ impl AcpEngine {
         self.caps = None;
         self.fail_all(|stage| match stage {
             Stage::Queued { .. } => Failure::Unavailable,
-            _ => unknown("the steer", "the connection closed before the answer"),
+            _ => Failure::outcome_unknown("the steer", "the connection closed before the answer"),
         });
         self.sessions.clear();
     }
@@ -270,7 +270,7 @@ impl AcpEngine {
             AcpOutcome::Revoked { message_id: old_id, draft: content }
         } else {
             let Ok(InjectAnswer { message_id }) = InjectAnswer::deserialize(value) else {
-                return self.fail(op_id, unknown(pending.method, "the replace answer has no messageId"));
+                return self.fail(op_id, Failure::outcome_unknown(pending.method, "the replace answer has no messageId"));
             };
             let injects = &mut self.session(&session_id).pending_injects;
             injects.remove(&old_id);

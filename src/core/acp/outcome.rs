@@ -108,17 +108,9 @@ pub enum SteerVerdict {
 /// assert_eq!(after_write("session/inject", &HostAnswer::Timeout, Some(5)).kind(), "outcomeUnknown");
 /// ```
 pub fn after_write(method: &str, answer: &HostAnswer, timeout_ms: Option<u64>) -> Failure {
-    answer.after_write(method, timeout_ms).unwrap_or_else(|| unknown(method, "unreadable answer"))
+    answer.after_write(method, timeout_ms).unwrap_or_else(|| Failure::outcome_unknown(method, "unreadable answer"))
 }
 
-/// [`Failure::OutcomeUnknown`] for `method`.
-///
-/// ```
-/// assert_eq!(renderer_steering::core::acp::outcome::unknown("m", "why").kind(), "outcomeUnknown");
-/// ```
-pub fn unknown(method: &str, detail: &str) -> Failure {
-    Failure::OutcomeUnknown { method: method.into(), detail: detail.into() }
-}
 
 /// Classifies the answer to `session/inject` or `_session/steering`.
 ///
@@ -136,15 +128,15 @@ pub fn classify_steer(method: &str, answer: &HostAnswer, timeout_ms: Option<u64>
         }
         HostAnswer::Result(value) if method == "session/inject" => match InjectAnswer::deserialize(value) {
             Ok(a) if !a.message_id.is_empty() => SteerVerdict::Injected(Some(a.message_id)),
-            _ => SteerVerdict::Fail(unknown(method, "the inject answer has no messageId")),
+            _ => SteerVerdict::Fail(Failure::outcome_unknown(method, "the inject answer has no messageId")),
         },
         HostAnswer::Result(value) => match SteeringOutcome::deserialize(value) {
             Ok(SteeringOutcome::Injected) => SteerVerdict::Injected(None),
             Ok(SteeringOutcome::PromptRequired) => SteerVerdict::PromptRequired,
             Ok(SteeringOutcome::StartedNewTurn) => SteerVerdict::StartedNewTurn,
-            Ok(SteeringOutcome::Failed) => SteerVerdict::Fail(unknown(method, "the agent answered failed")),
-            Ok(SteeringOutcome::Unknown) => SteerVerdict::Fail(unknown(method, "unknown outcome")),
-            Err(_) => SteerVerdict::Fail(unknown(method, "unreadable steering answer")),
+            Ok(SteeringOutcome::Failed) => SteerVerdict::Fail(Failure::outcome_unknown(method, "the agent answered failed")),
+            Ok(SteeringOutcome::Unknown) => SteerVerdict::Fail(Failure::outcome_unknown(method, "unknown outcome")),
+            Err(_) => SteerVerdict::Fail(Failure::outcome_unknown(method, "unreadable steering answer")),
         },
         other => SteerVerdict::Fail(after_write(method, other, timeout_ms)),
     }
