@@ -8,8 +8,8 @@ mod common;
 use common::run;
 use renderer_steering::core::acp::{AcpEngine, AcpOutcome, InputMode, SteerPath};
 use renderer_steering::core::requests::HostAnswer;
-use renderer_steering::core::{Action, OpId, RpcError, SteeringError};
-use serde_json::{json, Value};
+use renderer_steering::core::RpcError;
+use serde_json::json;
 
 use common::{acp_engine as engine, text};
 
@@ -18,16 +18,7 @@ fn claude() -> AcpEngine {
     engine(json!({ "agentCapabilities": { "_meta": { "claudeCode": { "promptQueueing": true } } } }), true)
 }
 
-fn done(log: &common::Log<AcpOutcome>, op: OpId) -> Option<Result<AcpOutcome, SteeringError>> {
-    match log.completion(op) {
-        Some(Action::Complete { result, .. }) => Some(result.clone()),
-        _ => None,
-    }
-}
-
-fn silent(_: &str, _: &Value) -> Option<HostAnswer> {
-    None
-}
+use common::{done, silent};
 
 fn not_found() -> Option<HostAnswer> {
     Some(HostAnswer::Error(RpcError::new(-32601, "Method not found")))

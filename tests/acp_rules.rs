@@ -6,8 +6,8 @@ mod common;
 use common::run;
 use renderer_steering::core::acp::{AcpEngine, AcpOutcome, Capabilities, InputMode, SteerPath};
 use renderer_steering::core::requests::HostAnswer;
-use renderer_steering::core::{Action, OpId, RpcError, SteeringError, Timeouts};
-use serde_json::{json, Value};
+use renderer_steering::core::{Action, RpcError, Timeouts};
+use serde_json::json;
 
 const EXT: &str = "_session/steering";
 
@@ -29,16 +29,7 @@ fn queue_agent() -> AcpEngine {
     engine(json!({ "agentCapabilities": {} }), false)
 }
 
-fn done(log: &common::Log<AcpOutcome>, op: OpId) -> Option<Result<AcpOutcome, SteeringError>> {
-    match log.completion(op) {
-        Some(Action::Complete { result, .. }) => Some(result.clone()),
-        _ => None,
-    }
-}
-
-fn silent(_: &str, _: &Value) -> Option<HostAnswer> {
-    None
-}
+use common::{done, silent};
 
 fn rpc(code: i64, reason: Option<&str>) -> HostAnswer {
     HostAnswer::Error(RpcError { code, message: "err".into(), data: reason.map(|r| json!({ "reason": r })) })

@@ -4,7 +4,7 @@
 use renderer_steering::core::acp::AcpEngine;
 use renderer_steering::core::driven::Driven;
 use renderer_steering::core::requests::HostAnswer;
-use renderer_steering::core::{Action, OpId, OutgoingRequest, RpcError, Timeouts};
+use renderer_steering::core::{Action, OpId, OutgoingRequest, RpcError, SteeringError, Timeouts};
 use serde_json::{json, Value};
 
 /// Everything an engine did in one run.
@@ -84,4 +84,17 @@ pub fn acp_engine(init: Value, handoff: bool) -> AcpEngine {
     let mut e = AcpEngine::new(Timeouts::default(), handoff);
     e.initialized(&init);
     e
+}
+
+/// How submission `op` ended in `log` (`None`: not yet).
+pub fn done<O: Clone>(log: &Log<O>, op: OpId) -> Option<Result<O, SteeringError>> {
+    match log.completion(op) {
+        Some(Action::Complete { result, .. }) => Some(result.clone()),
+        _ => None,
+    }
+}
+
+/// A host that never answers.
+pub fn silent(_: &str, _: &Value) -> Option<HostAnswer> {
+    None
 }
