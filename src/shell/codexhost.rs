@@ -1,10 +1,9 @@
 //! `CodexhostSteering`: the codexhost engine driven from JavaScript.
 
 use js_sys::{Function, Promise};
+use serde::Deserialize;
 use serde_json::Value;
 use wasm_bindgen::prelude::*;
-
-use serde::Deserialize;
 
 use super::boundary::{read_draft, read_draft_text, read_id, read_json, MAX_ARGUMENT_UNITS, MAX_ID_UNITS};
 use super::convert::to_js;
@@ -95,10 +94,10 @@ impl CodexhostSteering {
             Err(failure) => return rejected(failure, vec![], &original),
         };
         let request_options = field(&args, "requestOptions");
-        let request = read_steer_request(&args, draft.clone(), &request_options);
-        let mut request = match request {
+        // On a refusal the caller's own `input` is handed back (by identity).
+        let mut request = match read_steer_request(&args, draft, &request_options) {
             Ok(request) => request,
-            Err(reason) => return rejected(Failure::InvalidInput { reason }, draft, &original),
+            Err(reason) => return rejected(Failure::InvalidInput { reason }, vec![], &original),
         };
         if request.client_user_message_id.is_none() {
             request.client_user_message_id = Some(random_id());

@@ -61,6 +61,7 @@ impl<O> Waiter<O> {
 /// Asks the app's `streamRole(key)` before each answer is fed, and tells the
 /// engine (codexhost: a follower window hands its steer to the desktop). The
 /// engine is not borrowed while the app's function runs, so it may call back.
+#[derive(Debug)]
 pub struct RoleCheck<E> {
     /// The app's `streamRole`.
     pub stream_role: Function,
