@@ -217,3 +217,24 @@ fn acp_a_steer_never_written_is_a_plain_failure_and_retracted() {
     assert_eq!(error.failure.kind(), "transport");
     assert!(log.has_retract());
 }
+
+#[test]
+fn finished_message_ids_are_remembered_up_to_the_bound_oldest_forgotten_first() {
+    use renderer_steering::core::codexhost::recent::{RecentMessages, Remembered, Resubmission, RECENT_MESSAGES};
+    let unknown = || Remembered::Unknown { deduplicated: false, turn_id: None };
+    let mut recent = RecentMessages::default();
+    assert!(recent.is_empty());
+    recent.remember("t", "m-0", unknown());
+    assert_eq!((recent.len(), recent.is_empty()), (1, false));
+    recent.remember("t", "m-0", unknown());
+    assert_eq!(recent.len(), 1, "the same id is one entry");
+    for i in 1..RECENT_MESSAGES + 44 {
+        recent.remember("t", &format!("m-{i}"), unknown());
+    }
+    assert_eq!(recent.len(), RECENT_MESSAGES, "bounded at exactly {RECENT_MESSAGES}");
+    assert_eq!(recent.resubmission("t", Some("m-0")), Resubmission::New, "the oldest was forgotten");
+    assert_eq!(recent.resubmission("t", Some("m-43")), Resubmission::New);
+    assert_eq!(recent.resubmission("t", Some("m-44")), Resubmission::Verify { turn_id: None }, "the oldest kept");
+    let newest = format!("m-{}", RECENT_MESSAGES + 43);
+    assert_eq!(recent.resubmission("t", Some(&newest)), Resubmission::Verify { turn_id: None });
+}
