@@ -70,7 +70,7 @@ impl HostAnswer {
         let failure = self.failure(method, timeout_ms)?;
         Some(match (self, failure) {
             (HostAnswer::Error(_) | HostAnswer::NotSent(_), definite) => definite,
-            (_, other) => Failure::OutcomeUnknown { method: method.into(), detail: other.message() },
+            (_, other) => Failure::outcome_unknown(method, &other.message()),
         })
     }
 }

@@ -37,3 +37,11 @@ export async function connectAcp(start, model) {
 
 /** True when a model request carries `words` anywhere in its conversation. */
 export const asked = (words) => (r) => JSON.stringify(r.body.input ?? r.body.messages ?? "").includes(words);
+
+/** Starts the app's own prompt and waits until the model is busy with it. */
+export async function runningPrompt(model, app, sessionId, words) {
+  const first = app.prompt(sessionId, words);
+  await within(30_000, model.until(asked(words), words, 30_000), "model asked");
+  await sleep(800);
+  return { first };
+}

@@ -4,7 +4,7 @@ import { describe, test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { startMockModel } from "./mock-model.mjs";
 import { startClaudeAcp } from "./agents.mjs";
-import { connectAcp, asked } from "./acp-client.mjs";
+import { connectAcp, asked, runningPrompt } from "./acp-client.mjs";
 import { pkg, within, waitFor, settle, record, marker, text, sleep } from "./harness.mjs";
 
 const AGENT = "claude-agent-acp";
@@ -22,12 +22,7 @@ describe(AGENT, () => {
   });
 
   /** The app's own prompt runs and the model is busy with it. */
-  async function running(app, sessionId, words) {
-    const first = app.prompt(sessionId, words);
-    await within(30_000, model.until(asked(words), words, 30_000), "model asked");
-    await sleep(800);
-    return { first };
-  }
+  const running = (app, sessionId, words) => runningPrompt(model, app, sessionId, words);
 
   async function sendTimed(steering, sessionId, content) {
     const start = Date.now();

@@ -6,7 +6,7 @@ import { describe, test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { startMockModel } from "./mock-model.mjs";
 import { startCodexAcp } from "./agents.mjs";
-import { connectAcp, asked } from "./acp-client.mjs";
+import { connectAcp, asked, runningPrompt } from "./acp-client.mjs";
 import { pkg, within, settle, record, marker, text, sleep } from "./harness.mjs";
 
 const AGENT = "codex-acp";
@@ -23,12 +23,7 @@ describe(AGENT, () => {
     await model?.close();
   });
 
-  async function running(app, sessionId, words) {
-    const first = app.prompt(sessionId, words);
-    await within(30_000, model.until(asked(words), words, 30_000), "model asked");
-    await sleep(800);
-    return { first };
-  }
+  const running = (app, sessionId, words) => runningPrompt(model, app, sessionId, words);
 
   test("nothing is advertised", () => {
     assert.equal(agent.init._meta?.steering, undefined);

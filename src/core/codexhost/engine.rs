@@ -207,7 +207,7 @@ impl CodexhostEngine {
             }
             Stage::Sending { shown, method } => {
                 op.stage = Stage::Sending { shown, method };
-                let unreadable = |f: Failure| Failure::OutcomeUnknown { method: method.into(), detail: f.message() };
+                let unreadable = |f: Failure| Failure::outcome_unknown(method, &f.message());
                 let read = match &answer {
                     HostAnswer::Result(value) => read_answer(method, value, shown).map_err(unreadable),
                     other => Err(other.after_write(method, pending.timeout_ms).unwrap_or(Failure::Disposed)),

@@ -55,7 +55,7 @@ impl CodexhostEngine {
             HostAnswer::Result(value) => verify(value, &message_id, turn_id.as_deref()),
             _ => None,
         };
-        let unknown = |detail: &str| Failure::OutcomeUnknown { method: "turn/steer".into(), detail: detail.into() };
+        let unknown = |detail: &str| Failure::outcome_unknown("turn/steer", detail);
         match verified {
             Some(Verified::Applied(turn_id)) => {
                 op.trace.path = Some("verifiedDelivered");

@@ -30,8 +30,7 @@ impl CodexhostEngine {
         for (op_id, op) in std::mem::take(&mut self.ops) {
             match op.stage {
                 Stage::Sending { method, .. } => {
-                    let detail = "disposed before the answer".into();
-                    self.unknown_outcome(op_id, &op, Failure::OutcomeUnknown { method: method.into(), detail });
+                    self.unknown_outcome(op_id, &op, Failure::outcome_unknown(method, "disposed before the answer"));
                 }
                 _ => self.fail(op_id, &op, Failure::Disposed),
             }
