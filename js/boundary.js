@@ -123,13 +123,76 @@ export function jsonText(value, maxUnits, maxDepth, keys) {
   }
 }
 
+const HOOK_NAMES = ["present", "retract", "reconcile", "unconfirmed"];
+
+/**
+ * Reads one call's arguments in a single crossing. `fields` lists
+ * `[key, maxUnits]` pairs: each is read once (a getter runs once) within its
+ * own budget into one JSON object text; `input` must be an array (the
+ * draft). Returns `[textOrRefusal, input, requestOptions, timeoutMs,
+ * present, retract, reconcile, unconfirmed]`: the caller's own `input` and
+ * `requestOptions` objects (passed on by identity), the raw
+ * `requestOptions.timeoutMs`, and the hook functions (absent when a hook is
+ * not a function or cannot be read). A Refusal names its field (`field`).
+ * Never throws.
+ */
+export function readCall(args, fields, maxDepth, hooks) {
+  const out = [undefined, undefined, undefined, undefined, undefined, undefined, undefined, undefined];
+  const isObject = args !== null && (typeof args === "object" || typeof args === "function");
+  const parts = [];
+  let field = "";
+  try {
+    if (isObject) {
+      try {
+        out[2] = args.requestOptions;
+        const options = out[2];
+        if (options !== null && typeof options === "object") out[3] = options.timeoutMs;
+      } catch {
+        // Unreadable options read as absent, like every other option.
+      }
+    }
+    for (const [key, maxUnits] of fields) {
+      field = key;
+      const value = isObject ? args[key] : undefined;
+      if (key === "input") {
+        out[1] = value;
+        if (value === undefined) throw new Refusal("the value is undefined", false);
+        if (!Array.isArray(value)) throw new Refusal("the draft must be an array of content items", false);
+      }
+      const state = { budget: maxUnits, limit: maxUnits, maxDepth, ancestors: [args] };
+      const text = write(value, state, undefined, key);
+      if (text !== undefined) parts.push(`${JSON.stringify(key)}:${text}`);
+    }
+    out[0] = `{${parts.join(",")}}`;
+  } catch (error) {
+    const refusal = error instanceof Refusal ? error : new Refusal(`reading it threw: ${describe(error)}`, false);
+    refusal.field = field;
+    out[0] = refusal;
+  }
+  if (hooks !== undefined && hooks !== null) {
+    for (let i = 0; i < HOOK_NAMES.length; i++) {
+      try {
+        const hook = hooks[HOOK_NAMES[i]];
+        if (typeof hook === "function") out[4 + i] = hook;
+      } catch {
+        // A hook that cannot be read is no hook.
+      }
+    }
+  }
+  return out;
+}
+
 const MAX_MESSAGE_UNITS = 16 * 1024;
 
-/** A settled host call, described in a plain object the engine reads. */
+// A settled host call is described in one string the engine reads in one
+// crossing: a one-letter kind, then its text. "r" result (JSON text),
+// "u" unreadable, "x" no answer (the request may have been written),
+// "n" not sent, "t" timeout. A JSON-RPC error answer is the one object:
+// { code, message, data? } (data as JSON text).
 function answered(value, maxUnits, maxDepth) {
-  if (value === undefined) return { kind: "unreadable", detail: "the answer was undefined" };
+  if (value === undefined) return "uthe answer was undefined";
   const text = jsonText(value, maxUnits, maxDepth);
-  return typeof text === "string" ? { kind: "result", text } : { kind: "unreadable", detail: text.reason };
+  return typeof text === "string" ? `r${text}` : `u${text.reason}`;
 }
 
 function rejected(error, maxUnits, maxDepth) {
@@ -140,61 +203,83 @@ function rejected(error, maxUnits, maxDepth) {
         const message = typeof error.message === "string" ? error.message.slice(0, MAX_MESSAGE_UNITS) : "";
         const data = error.data;
         const text = data === undefined ? undefined : jsonText(data, maxUnits, maxDepth);
-        return { kind: "error", code, message, data: typeof text === "string" ? text : undefined };
+        return { code, message, data: typeof text === "string" ? text : undefined };
       }
     }
   } catch {
     // A rejection whose fields cannot be read is not a JSON-RPC error answer.
   }
-  return { kind: "noAnswer", detail: describe(error) };
+  return `x${describe(error)}`;
 }
 
 /**
- * Calls the app's `request(method, params[, options])` and resolves (never
- * rejects) with what happened: `result`, `error` (a JSON-RPC error answer),
- * `noAnswer` (any other rejection: the request may have been written),
- * `unreadable`, or `notSent` (it threw synchronously: nothing was written).
- * With `giveUpMs` >= 0 it also resolves `timeout` after that long, so a
- * transport that never settles holds nothing of the engine's (the engine's
- * own bound, a little shorter, has decided by then).
+ * Calls the app's `request(method, params[, options])` and hands what
+ * happened to `deliver(id, described)` (never synchronously, exactly once):
+ * a result, a JSON-RPC error answer, no answer (any other rejection: the
+ * request may have been written), unreadable, or not sent (it threw
+ * synchronously: nothing was written). With `giveUpMs` >= 0 it delivers a
+ * timeout after that long, so a transport that never settles holds nothing
+ * of the engine's (the engine's own bound, a little shorter, has decided by
+ * then). One callback per engine instead of a future per request.
  */
-export function callHost(request, method, paramsText, options, passOptions, maxUnits, maxDepth, giveUpMs) {
+export function callHost(request, method, paramsText, options, passOptions, maxUnits, maxDepth, giveUpMs, deliver, id) {
+  const done = (described) => {
+    try {
+      deliver(id, described);
+    } catch (error) {
+      report("delivering an answer failed", error);
+    }
+  };
   let returned;
   try {
     const params = JSON.parse(paramsText);
     returned = passOptions ? request(method, params, options) : request(method, params);
   } catch (error) {
-    return Promise.resolve({ kind: "notSent", detail: describe(error) });
+    Promise.resolve(`n${describe(error)}`).then(done);
+    return;
   }
-  return settleAnswer(returned, maxUnits, maxDepth, giveUpMs);
+  follow(returned, maxUnits, maxDepth, giveUpMs, done);
 }
 
 /**
  * Waits for `value` (a value, a promise or a thenable) and describes it like
- * a host answer; with `giveUpMs` >= 0, `{ kind: "timeout" }` after that long.
- * One promise, one timer, and a native promise is followed directly (no
- * adoption hops): this is on every request's path.
+ * a host answer; with `giveUpMs` >= 0, `"t"` (timeout) after that long.
  */
 export function settleAnswer(value, maxUnits, maxDepth, giveUpMs) {
-  return new Promise((resolve) => {
-    let timer;
-    const end = (described) => {
-      if (timer !== undefined) clearTimeout(timer);
-      resolve(described);
-    };
-    const ok = (result) => end(answered(result, maxUnits, maxDepth));
-    const failed = (error) => end(rejected(error, maxUnits, maxDepth));
-    if (giveUpMs >= 0) timer = setTimeout(() => resolve({ kind: "timeout" }), giveUpMs);
-    try {
-      if (value instanceof Promise) {
-        value.then(ok, failed);
-        return;
-      }
-    } catch {
-      // A Proxy or a promise with a hostile `then`: the generic path below.
+  return new Promise((resolve) => follow(value, maxUnits, maxDepth, giveUpMs, resolve));
+}
+
+/**
+ * Follows `value` to its settlement and calls `done(described)` once. One
+ * timer, and a native promise is followed directly (no adoption hops): this
+ * is on every request's path.
+ */
+function follow(value, maxUnits, maxDepth, giveUpMs, done) {
+  let timer;
+  let settled = false;
+  const end = (described) => {
+    if (settled) return;
+    settled = true;
+    if (timer !== undefined) clearTimeout(timer);
+    done(described);
+  };
+  const ok = (result) => end(answered(result, maxUnits, maxDepth));
+  const failed = (error) => end(rejected(error, maxUnits, maxDepth));
+  if (giveUpMs >= 0) timer = setTimeout(() => end("t"), giveUpMs);
+  try {
+    if (value instanceof Promise) {
+      value.then(ok, failed);
+      return;
     }
-    new Promise((adopt) => adopt(value)).then(ok, failed);
-  });
+  } catch {
+    // A Proxy or a promise with a hostile `then`: the generic path below.
+  }
+  new Promise((adopt) => adopt(value)).then(ok, failed);
+}
+
+/** Text that `serde_json` wrote, as a plain JS value (one crossing per value). */
+export function parseJson(text) {
+  return JSON.parse(text);
 }
 
 /** Logs a hook's or the desktop's failure; never throws, even if `console` does. */

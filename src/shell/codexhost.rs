@@ -1,19 +1,20 @@
 //! `CodexhostSteering`: the codexhost engine driven from JavaScript.
 
 use js_sys::{Function, Promise};
-use serde::Deserialize;
 use serde_json::Value;
 use wasm_bindgen::prelude::*;
 
-use super::boundary::{read_draft, read_draft_text, read_id, read_json, MAX_ARGUMENT_UNITS, MAX_ID_UNITS};
+use super::arguments::{read_call, FieldRefused};
+use super::boundary::{read_draft_text, read_id, MAX_ARGUMENT_UNITS, MAX_ID_UNITS};
 use super::convert::to_js;
 use super::options::{field, function_field, is_follower, read_timeouts};
-use super::driver::{Driver, Hooks, RoleCheck};
+use super::driver::{Driver, RoleCheck};
 use super::failure::to_js_error;
 use super::ids::{now_ms, random_id};
 use super::transport::Transport;
 use super::types::{CodexhostOptions, DecideArgs, PresentationHooks, SteerArgs};
 use crate::core::codexhost::{CodexhostEngine, CodexhostOutcome, SteerRequest};
+use crate::core::content::MAX_DRAFT_BYTES;
 use crate::core::timeouts::bound_from_ms;
 use crate::core::{Failure, SteeringError, Trace};
 
@@ -87,17 +88,12 @@ impl CodexhostSteering {
     /// ```
     #[wasm_bindgen(unchecked_return_type = "Promise<SteerResult>")]
     pub fn steer(&self, args: SteerArgs, hooks: Option<PresentationHooks>) -> Promise {
-        let args: JsValue = args.into();
-        let original = field(&args, "input");
-        let draft = match read_draft(&original) {
-            Ok(draft) => draft,
-            Err(failure) => return rejected(failure, vec![], &original),
-        };
-        let request_options = field(&args, "requestOptions");
+        let hooks: JsValue = hooks.map(Into::into).unwrap_or(JsValue::UNDEFINED);
+        let read = read_call(&args.into(), &STEER_FIELDS, &hooks);
         // On a refusal the caller's own `input` is handed back (by identity).
-        let mut request = match read_steer_request(&args, draft, &request_options) {
+        let mut request = match steer_request(read.fields, &read.timeout_ms) {
             Ok(request) => request,
-            Err(reason) => return rejected(Failure::InvalidInput { reason }, vec![], &original),
+            Err(failure) => return rejected(failure, vec![], &read.input),
         };
         if request.client_user_message_id.is_none() {
             request.client_user_message_id = Some(random_id());
@@ -106,18 +102,10 @@ impl CodexhostSteering {
             let follower = is_follower(role, &JsValue::NULL, &request.thread_id);
             self.driver.with_engine(|e| e.set_follower(&request.thread_id, follower));
         }
-        let hooks: JsValue = hooks.map(Into::into).unwrap_or(JsValue::UNDEFINED);
-        let hooks = Hooks {
-            present: function_field(&hooks, "present"),
-            retract: function_field(&hooks, "retract"),
-            reconcile: function_field(&hooks, "reconcile"),
-            unconfirmed: function_field(&hooks, "unconfirmed"),
-            request_options,
-        };
         let submitted = self.driver.with_engine(|e| e.steer(request, now_ms()));
         match submitted {
-            Err(error) => Promise::reject(&to_js_error(&error, &original)),
-            Ok(submitted) => self.driver.promise(submitted.op(), Some(hooks), outcome_to_js, original),
+            Err(error) => Promise::reject(&to_js_error(&error, &read.input)),
+            Ok(submitted) => self.driver.promise(submitted.op(), Some(read.hooks), outcome_to_js, read.input),
         }
     }
 
@@ -152,26 +140,39 @@ impl CodexhostSteering {
     }
 }
 
-/// The steer arguments other than the draft (read through the front door;
-/// `requestOptions` stays an opaque JS value, passed to `request` by identity).
-fn read_steer_request(args: &JsValue, input: Vec<Value>, request_options: &JsValue) -> Result<SteerRequest, String> {
-    const KEYS: [&str; 6] = [
-        "threadId", "expectedTurnId", "clientUserMessageId", "pendingTurnStart", "additionalContext",
-        "responsesapiClientMetadata",
-    ];
-    let mut rest = read_json(args, MAX_ARGUMENT_UNITS, Some(&KEYS)).map_err(|e| format!("steer arguments: {}", e.reason))?;
-    let Some(fields) = rest.as_object_mut() else { return Err("steer arguments must be an object".into()) };
-    fields.insert("input".into(), Value::Array(input));
-    let mut request = SteerRequest::deserialize(rest).map_err(|e| format!("steer arguments: {e}"))?;
+/// Longest JSON text of an id field: every character escaped (`\uXXXX`).
+const ID_FIELD_UNITS: u32 = 6 * MAX_ID_UNITS + 2;
+
+/// The steer fields read through the front door, the draft first
+/// (`requestOptions` stays an opaque JS value, passed to `request` by identity).
+static STEER_FIELDS: [(&str, u32); 7] = [
+    ("input", MAX_DRAFT_BYTES as u32),
+    ("threadId", ID_FIELD_UNITS),
+    ("expectedTurnId", ID_FIELD_UNITS),
+    ("clientUserMessageId", ID_FIELD_UNITS),
+    ("pendingTurnStart", 16),
+    ("additionalContext", MAX_ARGUMENT_UNITS),
+    ("responsesapiClientMetadata", MAX_ARGUMENT_UNITS),
+];
+
+/// The steer read from its fields' JSON text, or the typed refusal.
+fn steer_request(fields: Result<String, FieldRefused>, timeout_ms: &JsValue) -> Result<SteerRequest, Failure> {
+    let invalid = |reason: String| Failure::InvalidInput { reason };
+    let text = fields.map_err(|refused| match refused.field.as_str() {
+        "input" if refused.too_large => Failure::DraftTooLarge { bytes: MAX_DRAFT_BYTES + 1, limit: MAX_DRAFT_BYTES },
+        "input" if refused.reason.starts_with("the draft") => invalid(refused.reason),
+        "input" => invalid(format!("the draft cannot be read: {}", refused.reason)),
+        field => invalid(format!("steer arguments: {field}: {}", refused.reason)),
+    })?;
+    let mut request: SteerRequest = serde_json::from_str(&text).map_err(|e| invalid(format!("steer arguments: {e}")))?;
     for (what, id) in [("threadId", Some(&request.thread_id)), ("expectedTurnId", request.expected_turn_id.as_ref()), ("clientUserMessageId", request.client_user_message_id.as_ref())] {
         if id.is_some_and(|id| id.len() > MAX_ID_UNITS as usize) {
-            return Err(format!("{what} is longer than {MAX_ID_UNITS} characters"));
+            return Err(invalid(format!("{what} is longer than {MAX_ID_UNITS} characters")));
         }
     }
-    let timeout = field(request_options, "timeoutMs");
-    if !timeout.is_undefined() {
-        let ms = timeout.as_f64().ok_or("requestOptions.timeoutMs must be a number")?;
-        request.steer_timeout_ms = Some(bound_from_ms(ms, "requestOptions.timeoutMs")?);
+    if !timeout_ms.is_undefined() {
+        let ms = timeout_ms.as_f64().ok_or_else(|| invalid("requestOptions.timeoutMs must be a number".into()))?;
+        request.steer_timeout_ms = Some(bound_from_ms(ms, "requestOptions.timeoutMs").map_err(invalid)?);
     }
     Ok(request)
 }

@@ -1,11 +1,18 @@
-//! Rust values out to JavaScript, with serde-wasm-bindgen (values coming
-//! in are read by the front door, `boundary.rs`).
+//! Rust values out to JavaScript: `serde_json` writes the value as text in
+//! wasm and `JSON.parse` builds it in JavaScript, so a whole value crosses
+//! once (values coming in are read by the front door, `boundary.rs`).
 
 use serde::Serialize;
 use wasm_bindgen::JsValue;
 
-/// Rust -> plain JS objects (maps as objects, no BigInt).
+use super::boundary::parse_json;
+
+/// Rust -> plain JS objects (maps as objects, numbers as numbers); `null`
+/// if it cannot be written (never for the package's own types).
+///
+/// ```ignore
+/// let v = to_js(&serde_json::json!({"turnId": "t1"})); // { turnId: "t1" }
+/// ```
 pub fn to_js<T: Serialize + ?Sized>(value: &T) -> JsValue {
-    let serializer = serde_wasm_bindgen::Serializer::json_compatible();
-    value.serialize(&serializer).unwrap_or(JsValue::NULL)
+    serde_json::to_string(value).ok().and_then(|text| parse_json(&text).ok()).unwrap_or(JsValue::NULL)
 }

@@ -8,13 +8,13 @@ use std::rc::{Rc, Weak};
 use futures_channel::oneshot;
 use gloo_timers::callback::Timeout;
 use js_sys::{Function, Promise};
-use wasm_bindgen::JsValue;
+use wasm_bindgen::prelude::*;
 
 use super::boundary::report;
 use super::failure::to_js_error;
 use super::options::is_follower;
 use super::ids::now_ms;
-use super::transport::Transport;
+use super::transport::{self, Transport};
 use crate::core::driven::Driven;
 use crate::core::requests::HostAnswer;
 use crate::core::sorted_map::SortedMap;
@@ -79,6 +79,9 @@ struct Inner<E: Driven> {
     timer: RefCell<Option<(u64, Timeout)>>,
     role_check: Option<RoleCheck<E>>,
     on_changed: RefCell<Option<(Function, ChangeDetail<E>)>>,
+    /// `deliver(id, described)`: the one callback every host answer comes
+    /// back through (set once, right after the driver is built).
+    deliver: RefCell<JsValue>,
 }
 
 /// Builds the second argument of the change callback from the engine.
@@ -106,7 +109,7 @@ where
 {
     /// A driver for `engine`; `role_check` runs before each answer is fed.
     pub fn new(engine: E, transport: Transport, role_check: Option<RoleCheck<E>>) -> Self {
-        Driver(Rc::new(Inner {
+        let driver = Driver(Rc::new(Inner {
             engine: RefCell::new(engine),
             transport,
             waiters: RefCell::new(SortedMap::new()),
@@ -114,7 +117,18 @@ where
             timer: RefCell::new(None),
             role_check,
             on_changed: RefCell::new(None),
-        }))
+            deliver: RefCell::new(JsValue::UNDEFINED),
+        }));
+        // Weak: the callback never keeps a freed engine alive; called after
+        // `free()` it throws in JS (caught there), never in wasm.
+        let weak = Rc::downgrade(&driver.0);
+        let deliver = Closure::<dyn Fn(f64, JsValue)>::new(move |id: f64, described: JsValue| {
+            if let Some(inner) = weak.upgrade() {
+                Driver(inner).feed(RequestId(id as u64), transport::described(Ok(described)));
+            }
+        });
+        *driver.0.deliver.borrow_mut() = deliver.into_js_value();
+        driver
     }
 
     /// Runs `f` on the engine (short borrow; never call JS inside).
@@ -177,11 +191,11 @@ where
                 } else {
                     JsValue::UNDEFINED
                 };
-                let driver = self.clone();
-                wasm_bindgen_futures::spawn_local(async move {
-                    let answer = driver.0.transport.call(request.method, &request.params, &options, request.timeout_ms).await;
-                    driver.feed(request.id, answer);
-                });
+                let deliver = self.0.deliver.borrow().clone();
+                let sent = self.0.transport.send(request.method, &request.params, &options, request.timeout_ms, &deliver, request.id.0);
+                if let Some(answer) = sent {
+                    self.feed(request.id, answer);
+                }
             }
             Action::Present { op, presentation } => {
                 self.call_hook(op, |h| h.present.clone(), &[JsValue::from_str(presentation)]);

@@ -9,6 +9,7 @@
 //! ```
 
 mod acp;
+mod arguments;
 mod boundary;
 mod codexhost;
 mod convert;

@@ -15,6 +15,7 @@ use serde_json::Value;
 use wasm_bindgen::JsValue;
 use wasm_bindgen_futures::JsFuture;
 
+
 use super::boundary::{call_host, own_field, settle_answer, MAX_ANSWER_UNITS, MAX_DEPTH, MAX_RELAYED_UNITS};
 use super::options::function_field;
 use crate::core::requests::HostAnswer;
@@ -40,18 +41,18 @@ impl Transport {
         })
     }
 
-    /// Sends one request and waits for its answer; shortly after `bound_ms`
-    /// the wait is given up on the JS side too, so a transport that never
-    /// settles holds nothing (the engine's own timer has decided by then).
-    pub async fn call(&self, method: &str, params: &Value, options: &JsValue, bound_ms: Option<u64>) -> HostAnswer {
+    /// Sends one request; its answer (read by [`described`]) goes to
+    /// `deliver(id, described)`, exactly once and never synchronously.
+    /// Shortly after `bound_ms` the wait is given up on the JS side too, so a
+    /// transport that never settles holds nothing (the engine's own timer has
+    /// decided by then). Returns the answer at once only if the transport
+    /// could not even be called.
+    pub fn send(&self, method: &str, params: &Value, options: &JsValue, bound_ms: Option<u64>, deliver: &JsValue, id: u64) -> Option<HostAnswer> {
         let params = params.to_string();
         let pass_options = !options.is_undefined();
         let give_up = bound_ms.map(|ms| ms.saturating_add(GIVE_UP_MARGIN_MS).min(MAX_TIMEOUT_MS) as f64).unwrap_or(-1.0);
-        let call = call_host(&self.request, method, &params, options, pass_options, MAX_ANSWER_UNITS, MAX_DEPTH, give_up);
-        match call {
-            Ok(promise) => described(JsFuture::from(promise).await),
-            Err(_) => HostAnswer::Transport("the transport could not be called".into()),
-        }
+        let call = call_host(&self.request, method, &params, options, pass_options, MAX_ANSWER_UNITS, MAX_DEPTH, give_up, deliver, id as f64);
+        call.err().map(|_| HostAnswer::Transport("the transport could not be called".into()))
     }
 }
 
@@ -67,25 +68,27 @@ pub async fn settle(value: &JsValue, bound_ms: u64) -> HostAnswer {
     }
 }
 
-/// Reads the plain descriptor `js/boundary.js` resolved with.
-fn described(settled: Result<JsValue, JsValue>) -> HostAnswer {
+/// Reads what `js/boundary.js` resolved with: one string (a one-letter kind,
+/// then its text) or, for a JSON-RPC error answer, `{ code, message, data? }`.
+pub(crate) fn described(settled: Result<JsValue, JsValue>) -> HostAnswer {
     let Ok(descriptor) = settled else {
         return HostAnswer::Transport("the transport failed".into());
     };
-    let text = |key: &str| own_field(&descriptor, key).as_string().unwrap_or_default();
-    match text("kind").as_str() {
-        "result" => match serde_json::from_str(&text("text")) {
+    let Some(text) = descriptor.as_string() else {
+        let code = own_field(&descriptor, "code").as_f64().unwrap_or(0.0) as i64;
+        let message = own_field(&descriptor, "message").as_string().unwrap_or_default();
+        let data = own_field(&descriptor, "data").as_string().and_then(|d| serde_json::from_str(&d).ok());
+        return HostAnswer::Error(RpcError { code, message, data });
+    };
+    let (kind, rest) = text.split_at(text.chars().next().map_or(0, char::len_utf8));
+    match kind {
+        "r" => match serde_json::from_str(rest) {
             Ok(value) => HostAnswer::Result(value),
             Err(e) => HostAnswer::Unreadable(e.to_string()),
         },
-        "error" => {
-            let code = own_field(&descriptor, "code").as_f64().unwrap_or(0.0) as i64;
-            let data = own_field(&descriptor, "data").as_string().and_then(|d| serde_json::from_str(&d).ok());
-            HostAnswer::Error(RpcError { code, message: text("message"), data })
-        }
-        "unreadable" => HostAnswer::Unreadable(text("detail")),
-        "notSent" => HostAnswer::NotSent(text("detail")),
-        "timeout" => HostAnswer::Timeout,
-        _ => HostAnswer::Transport(text("detail")),
+        "u" => HostAnswer::Unreadable(rest.into()),
+        "n" => HostAnswer::NotSent(rest.into()),
+        "t" => HostAnswer::Timeout,
+        _ => HostAnswer::Transport(rest.into()),
     }
 }
