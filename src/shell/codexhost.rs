@@ -66,7 +66,7 @@ impl CodexhostSteering {
     pub fn decide(&self, args: DecideArgs) -> Promise {
         let args: JsValue = args.into();
         let read = read_id(&field(&args, "threadId"), "threadId")
-            .map_err(|reason| Failure::InvalidInput { reason })
+            .map_err(Failure::invalid_input)
             .and_then(|thread| Ok((thread, read_draft_text(&field(&args, "text"))?)));
         let (thread_id, text) = match read {
             Ok(read) => read,
@@ -97,7 +97,7 @@ impl CodexhostSteering {
         // On a refusal the caller's own `input` is handed back (by identity).
         let mut request = match read_steer_request(&args, draft, &request_options) {
             Ok(request) => request,
-            Err(reason) => return rejected(Failure::InvalidInput { reason }, vec![], &original),
+            Err(reason) => return rejected(Failure::invalid_input(reason), vec![], &original),
         };
         if request.client_user_message_id.is_none() {
             request.client_user_message_id = Some(random_id());
