@@ -31,6 +31,10 @@ pub struct SteeringError {
     pub message_id: Option<String>,
 }
 
+// Returned by value everywhere: keep it under clippy's `result_large_err`
+// bound (128 bytes) on every target.
+const _: () = assert!(std::mem::size_of::<SteeringError>() <= 128);
+
 impl SteeringError {
     /// Bundles a failure with the draft and trace.
     ///
