@@ -43,7 +43,7 @@ fn timeouts_are_checked_field_by_field() {
 fn only_an_unknown_outcome_says_the_message_may_have_arrived() {
     let error = |failure| SteeringError::new(failure, vec![], Trace::default());
     assert!(error(Failure::outcome_unknown("turn/steer", "lost")).outcome_unknown());
-    for plain in [Failure::Busy, Failure::Disposed, Failure::Transport { method: "turn/steer".into(), detail: "closed".into() }] {
+    for plain in [Failure::busy(), Failure::disposed(), Failure::transport("turn/steer", "closed")] {
         assert!(!error(plain.clone()).outcome_unknown(), "{plain:?}");
     }
 }

@@ -7,7 +7,7 @@ use serde_json::Value;
 use super::error::Failure;
 
 /// Largest draft the engine will send, measured as its JSON text (256 KiB).
-/// Larger drafts are refused with [`Failure::DraftTooLarge`] before any request.
+/// Larger drafts are refused with [`InputError::TooLarge`](crate::core::error::InputError::TooLarge) before any request.
 ///
 /// ```
 /// assert_eq!(renderer_steering::core::content::MAX_DRAFT_BYTES, 262_144);
@@ -27,9 +27,7 @@ struct TypedBlock {
 }
 
 fn typed(item: &Value) -> Result<TypedBlock, Failure> {
-    TypedBlock::deserialize(item).map_err(|e| Failure::InvalidInput {
-        reason: format!("malformed content item: {e}"),
-    })
+    TypedBlock::deserialize(item).map_err(|e| Failure::invalid_input(format!("malformed content item: {e}")))
 }
 
 /// Refuses drafts larger than [`MAX_DRAFT_BYTES`].
@@ -42,7 +40,7 @@ fn typed(item: &Value) -> Result<TypedBlock, Failure> {
 pub fn check_size(draft: &[Value]) -> Result<(), Failure> {
     let bytes = serde_json::to_vec(draft).map(|v| v.len()).unwrap_or(usize::MAX);
     if bytes > MAX_DRAFT_BYTES {
-        return Err(Failure::DraftTooLarge { bytes, limit: MAX_DRAFT_BYTES });
+        return Err(Failure::draft_too_large(bytes));
     }
     Ok(())
 }
@@ -61,7 +59,7 @@ pub fn check_size(draft: &[Value]) -> Result<(), Failure> {
 pub fn steer_text(input: &[Value]) -> Result<String, Failure> {
     check_size(input)?;
     if input.is_empty() {
-        return Err(Failure::InvalidInput { reason: "steering needs at least one text item".into() });
+        return Err(Failure::invalid_input("steering needs at least one text item"));
     }
     let mut joined = String::new();
     for item in input {
@@ -69,17 +67,15 @@ pub fn steer_text(input: &[Value]) -> Result<String, Failure> {
         match (block.kind.as_str(), block.text) {
             ("text", Some(text)) => joined.push_str(&text),
             ("text", None) => {
-                return Err(Failure::InvalidInput { reason: "a text item has no text".into() })
+                return Err(Failure::invalid_input("a text item has no text"))
             }
             (other, _) => {
-                return Err(Failure::InvalidInput {
-                    reason: format!("steering accepts text only, not {other} items"),
-                })
+                return Err(Failure::invalid_input(format!("steering accepts text only, not {other} items")))
             }
         }
     }
     if joined.trim().is_empty() {
-        return Err(Failure::InvalidInput { reason: "the message is blank".into() });
+        return Err(Failure::invalid_input("the message is blank"));
     }
     Ok(joined)
 }
@@ -96,37 +92,33 @@ pub fn steer_text(input: &[Value]) -> Result<String, Failure> {
 pub fn check_acp_blocks(content: &[Value], images_allowed: bool) -> Result<(), Failure> {
     check_size(content)?;
     if content.is_empty() {
-        return Err(Failure::InvalidInput { reason: "the message has no content".into() });
+        return Err(Failure::invalid_input("the message has no content"));
     }
     let mut has_substance = false;
     for item in content {
         let block = typed(item)?;
         match block.kind.as_str() {
             "text" => {
-                let text = block.text.ok_or(Failure::InvalidInput {
-                    reason: "a text block has no text".into(),
-                })?;
+                let text = block.text.ok_or_else(|| Failure::invalid_input("a text block has no text"))?;
                 has_substance |= !text.trim().is_empty();
             }
             "image" => {
                 if !images_allowed {
-                    return Err(Failure::ImagesUnsupported);
+                    return Err(Failure::images_unsupported());
                 }
                 if block.mime_type.is_none() || block.data.is_none() {
-                    return Err(Failure::InvalidInput {
-                        reason: "an image block needs mimeType and data".into(),
-                    });
+                    return Err(Failure::invalid_input("an image block needs mimeType and data"));
                 }
                 has_substance = true;
             }
             "audio" | "resource_link" | "resource" => has_substance = true,
             other => {
-                return Err(Failure::InvalidInput { reason: format!("unknown content block type {other}") })
+                return Err(Failure::invalid_input(format!("unknown content block type {other}")))
             }
         }
     }
     if !has_substance {
-        return Err(Failure::InvalidInput { reason: "the message is blank".into() });
+        return Err(Failure::invalid_input("the message is blank"));
     }
     Ok(())
 }

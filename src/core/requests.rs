@@ -33,45 +33,89 @@ pub enum HostAnswer {
 }
 
 impl HostAnswer {
-    /// The failure this answer means for `method`, or `None` for a result.
+    /// The host's result, or the [`FailedAnswer`] this answer is instead
+    /// (whose mapping to a [`Failure`] is total: no case left to invent).
     ///
     /// ```
-    /// use renderer_steering::core::requests::HostAnswer;
-    /// let f = HostAnswer::Timeout.failure("thread/read", Some(10)).unwrap();
-    /// assert_eq!(f.message(), "thread/read got no answer within 10 ms");
+    /// use renderer_steering::core::requests::{FailedAnswer, HostAnswer};
+    /// let ok = HostAnswer::Result(serde_json::json!({"turnId": "t"}));
+    /// assert_eq!(ok.result().unwrap()["turnId"], "t");
+    /// assert_eq!(HostAnswer::Timeout.result(), Err(FailedAnswer::Timeout));
     /// ```
-    pub fn failure(&self, method: &str, timeout_ms: Option<u64>) -> Option<Failure> {
-        let method = method.to_string();
+    pub fn result(&self) -> Result<&Value, FailedAnswer<'_>> {
         match self {
-            HostAnswer::Result(_) => None,
-            HostAnswer::Error(error) => Some(Failure::Host { method, error: error.clone() }),
-            HostAnswer::Transport(detail) | HostAnswer::NotSent(detail) => {
-                Some(Failure::Transport { method, detail: detail.clone() })
-            }
-            HostAnswer::Timeout => Some(Failure::Timeout { method, after_ms: timeout_ms.unwrap_or(0) }),
-            HostAnswer::Unreadable(detail) => Some(Failure::Malformed { method, detail: detail.clone() }),
+            HostAnswer::Result(value) => Ok(value),
+            HostAnswer::Error(error) => Err(FailedAnswer::Error(error)),
+            HostAnswer::Transport(detail) => Err(FailedAnswer::Transport(detail)),
+            HostAnswer::Timeout => Err(FailedAnswer::Timeout),
+            HostAnswer::Unreadable(detail) => Err(FailedAnswer::Unreadable(detail)),
+            HostAnswer::NotSent(detail) => Err(FailedAnswer::NotSent(detail)),
         }
     }
 }
 
-impl HostAnswer {
+/// A [`HostAnswer`] that is not a result ([`HostAnswer::result`]): every
+/// case is a failure, so both mappings below are total.
+///
+/// ```
+/// use renderer_steering::core::requests::{FailedAnswer, HostAnswer};
+/// use renderer_steering::core::RpcError;
+/// let answer = HostAnswer::Error(RpcError::new(-32074, "not active"));
+/// let Err(failed) = answer.result() else { unreachable!() };
+/// assert!(matches!(failed, FailedAnswer::Error(e) if e.code == -32074));
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum FailedAnswer<'a> {
+    /// JSON-RPC error.
+    Error(&'a RpcError),
+    /// The transport failed (closed, write error, garbled frame).
+    Transport(&'a str),
+    /// The engine's own bound passed.
+    Timeout,
+    /// An answer arrived but could not be read as JSON.
+    Unreadable(&'a str),
+    /// The transport refused the call before writing anything.
+    NotSent(&'a str),
+}
+
+impl FailedAnswer<'_> {
+    /// The failure this answer means for `method` (a probe, or any request
+    /// that does not carry the message).
+    ///
+    /// ```
+    /// use renderer_steering::core::requests::FailedAnswer;
+    /// let f = FailedAnswer::Timeout.failure("thread/read", Some(10));
+    /// assert_eq!(f.message(), "thread/read got no answer within 10 ms");
+    /// assert_eq!(FailedAnswer::Unreadable("undefined").failure("thread/read", None).kind(), "malformedAnswer");
+    /// ```
+    pub fn failure(self, method: &str, timeout_ms: Option<u64>) -> Failure {
+        match self {
+            FailedAnswer::Error(error) => Failure::rpc(method, error.clone()),
+            FailedAnswer::Transport(detail) | FailedAnswer::NotSent(detail) => Failure::transport(method, detail),
+            FailedAnswer::Timeout => Failure::timeout(method, timeout_ms.unwrap_or(0)),
+            FailedAnswer::Unreadable(detail) => Failure::malformed(method, detail),
+        }
+    }
+
     /// The failure this answer means for the request that **carries the
     /// message**: a JSON-RPC error is a definite refusal, a call that was
     /// never written is a plain transport failure (both safe to send
     /// again); anything else after the write (timeout, lost connection,
-    /// unreadable answer) is [`Failure::OutcomeUnknown`]. `None` for a result.
+    /// unreadable answer) is [`Failure::OutcomeUnknown`].
     ///
     /// ```
-    /// use renderer_steering::core::requests::HostAnswer;
-    /// assert_eq!(HostAnswer::Timeout.after_write("turn/steer", Some(5)).unwrap().kind(), "outcomeUnknown");
-    /// assert_eq!(HostAnswer::NotSent("closed".into()).after_write("turn/steer", None).unwrap().kind(), "transport");
+    /// use renderer_steering::core::requests::FailedAnswer;
+    /// assert_eq!(FailedAnswer::Timeout.after_write("turn/steer", Some(5)).kind(), "outcomeUnknown");
+    /// assert_eq!(FailedAnswer::NotSent("closed").after_write("turn/steer", None).kind(), "transport");
     /// ```
-    pub fn after_write(&self, method: &str, timeout_ms: Option<u64>) -> Option<Failure> {
-        let failure = self.failure(method, timeout_ms)?;
-        Some(match (self, failure) {
-            (HostAnswer::Error(_) | HostAnswer::NotSent(_), definite) => definite,
-            (_, other) => Failure::outcome_unknown(method, &other.message()),
-        })
+    pub fn after_write(self, method: &str, timeout_ms: Option<u64>) -> Failure {
+        let failure = self.failure(method, timeout_ms);
+        match self {
+            FailedAnswer::Error(_) | FailedAnswer::NotSent(_) => failure,
+            FailedAnswer::Transport(_) | FailedAnswer::Timeout | FailedAnswer::Unreadable(_) => {
+                Failure::outcome_unknown(method, &failure.message())
+            }
+        }
     }
 }
 

@@ -37,7 +37,7 @@ impl std::fmt::Debug for AcpSteering {
 }
 
 fn invalid(reason: String) -> SteeringError {
-    SteeringError::new(Failure::InvalidInput { reason }, vec![], Trace::default())
+    SteeringError::new(Failure::invalid_input(reason), vec![], Trace::default())
 }
 
 fn blocks(content: &JsValue) -> Result<Vec<Value>, SteeringError> {

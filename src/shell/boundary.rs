@@ -119,26 +119,26 @@ pub fn report(what: &str, error: &JsValue) {
 /// [`MAX_DRAFT_BYTES`]; a refusal is already the typed failure.
 ///
 /// ```ignore
-/// let draft = read_draft(&input)?; // Err(Failure::DraftTooLarge { .. }) for 300 KiB
+/// let draft = read_draft(&input)?; // Err(Failure::draft_too_large(..)) for 300 KiB
 /// ```
 pub fn read_draft(value: &JsValue) -> Result<Vec<Value>, Failure> {
     match read_json(value, MAX_DRAFT_BYTES as u32, None) {
         Ok(Value::Array(items)) => Ok(items),
-        Ok(_) => Err(Failure::InvalidInput { reason: "the draft must be an array of content items".into() }),
+        Ok(_) => Err(Failure::invalid_input("the draft must be an array of content items")),
         Err(refused) if refused.too_large => {
-            Err(Failure::DraftTooLarge { bytes: MAX_DRAFT_BYTES + 1, limit: MAX_DRAFT_BYTES })
+            Err(Failure::draft_too_large(MAX_DRAFT_BYTES + 1))
         }
-        Err(refused) => Err(Failure::InvalidInput { reason: format!("the draft cannot be read: {}", refused.reason) }),
+        Err(refused) => Err(Failure::invalid_input(format!("the draft cannot be read: {}", refused.reason))),
     }
 }
 
 /// A draft given as one string (`decide`'s `text`), bounded like a draft.
 pub fn read_draft_text(value: &JsValue) -> Result<String, Failure> {
     let Some(text) = value.dyn_ref::<JsString>() else {
-        return Err(Failure::InvalidInput { reason: "text must be a string".into() });
+        return Err(Failure::invalid_input("text must be a string"));
     };
     if text.length() as usize > MAX_DRAFT_BYTES {
-        return Err(Failure::DraftTooLarge { bytes: MAX_DRAFT_BYTES + 1, limit: MAX_DRAFT_BYTES });
+        return Err(Failure::draft_too_large(MAX_DRAFT_BYTES + 1));
     }
     Ok(String::from(text))
 }

@@ -67,7 +67,7 @@ impl CodexhostSteering {
     pub fn decide(&self, args: DecideArgs) -> Promise {
         let args: JsValue = args.into();
         let read = read_id(&field(&args, "threadId"), "threadId")
-            .map_err(|reason| Failure::InvalidInput { reason })
+            .map_err(Failure::invalid_input)
             .and_then(|thread| Ok((thread, read_draft_text(&field(&args, "text"))?)));
         let (thread_id, text) = match read {
             Ok(read) => read,
@@ -157,9 +157,9 @@ static STEER_FIELDS: [(&str, u32); 7] = [
 
 /// The steer read from its fields' JSON text, or the typed refusal.
 fn steer_request(fields: Result<String, FieldRefused>, timeout_ms: &JsValue) -> Result<SteerRequest, Failure> {
-    let invalid = |reason: String| Failure::InvalidInput { reason };
+    let invalid = Failure::invalid_input;
     let text = fields.map_err(|refused| match refused.field.as_str() {
-        "input" if refused.too_large => Failure::DraftTooLarge { bytes: MAX_DRAFT_BYTES + 1, limit: MAX_DRAFT_BYTES },
+        "input" if refused.too_large => Failure::draft_too_large(MAX_DRAFT_BYTES + 1),
         "input" if refused.reason.starts_with("the draft") => invalid(refused.reason),
         "input" => invalid(format!("the draft cannot be read: {}", refused.reason)),
         field => invalid(format!("steer arguments: {field}: {}", refused.reason)),

@@ -170,7 +170,7 @@ impl Hook {
         match self.decider.wait(op, None).await {
             Ok(Ok(CodexhostOutcome::Decided(d))) => Ok(d.delivery),
             Ok(Err(e)) => Err(e),
-            _ => Err(SteeringError::new(Failure::Disposed, vec![], Trace::default())),
+            _ => Err(SteeringError::new(Failure::disposed(), vec![], Trace::default())),
         }
     }
 

@@ -115,11 +115,11 @@ impl AcpEngine {
     pub fn send(&mut self, session_id: &str, content: Vec<Value>, now: u64) -> Result<OpId, SteeringError> {
         let refuse = |failure| SteeringError::new(failure, content.clone(), Trace::default());
         if self.disposed {
-            return Err(refuse(Failure::Disposed));
+            return Err(refuse(Failure::disposed()));
         }
-        let Some(caps) = self.caps else { return Err(refuse(Failure::Unavailable)) };
+        let Some(caps) = self.caps else { return Err(refuse(Failure::unavailable())) };
         if self.sessions.get(session_id).is_some_and(|s| s.closed) {
-            return Err(refuse(Failure::Unavailable));
+            return Err(refuse(Failure::unavailable()));
         }
         check_acp_blocks(&content, caps.images).map_err(refuse)?;
         let op_id = self.new_op_id();
@@ -310,7 +310,7 @@ impl AcpEngine {
             // A message that may have reached the agent stays shown, marked unconfirmed.
             let presentation = op.trace.path.unwrap_or("queue");
             self.actions.push_back(match failure {
-                Failure::OutcomeUnknown { .. } => Action::Unconfirmed { op: op_id, presentation },
+                Failure::OutcomeUnknown(_) => Action::Unconfirmed { op: op_id, presentation },
                 _ => Action::Retract { op: op_id },
             });
             let error = SteeringError::new(failure, op.content, op.trace);

@@ -6,12 +6,12 @@ use serde_json::{json, Value};
 
 use super::capabilities::{Capabilities, SteerPath};
 use super::engine::{AcpEngine, Op, Stage};
-use super::outcome::{after_write, AcpOutcome};
+use super::outcome::AcpOutcome;
 use super::wire::{InjectAnswer, UserMessageEcho};
 use crate::core::action::{Action, OpId};
 use crate::core::content::check_acp_blocks;
 use crate::core::error::{Failure, SteeringError};
-use crate::core::requests::{HostAnswer, Pending};
+use crate::core::requests::{FailedAnswer, HostAnswer, Pending};
 use crate::core::trace::Trace;
 
 /// What the app should do with its own prompt's answer.
@@ -130,7 +130,7 @@ impl AcpEngine {
     /// AcpEngine::new(Default::default(), false).session_replaced("s");
     /// ```
     pub fn session_replaced(&mut self, session_id: &str) {
-        self.drop_session(session_id, Failure::SessionReplaced, false);
+        self.drop_session(session_id, Failure::session_replaced(), false);
     }
 
     /// The session was closed: it takes no more input.
@@ -143,7 +143,7 @@ impl AcpEngine {
     /// assert_eq!(e.composer("s").mode, InputMode::Unavailable);
     /// ```
     pub fn session_closed(&mut self, session_id: &str) {
-        self.drop_session(session_id, Failure::SessionReplaced, true);
+        self.drop_session(session_id, Failure::session_replaced(), true);
     }
 
     /// The connection closed: everything pending fails (drafts handed back)
@@ -159,7 +159,7 @@ impl AcpEngine {
     pub fn connection_closed(&mut self) {
         self.caps = None;
         self.fail_all(|stage| match stage {
-            Stage::Queued { .. } => Failure::Unavailable,
+            Stage::Queued { .. } => Failure::unavailable(),
             _ => Failure::outcome_unknown("the steer", "the connection closed before the answer"),
         });
         self.sessions.clear();
@@ -175,7 +175,7 @@ impl AcpEngine {
     /// ```
     pub fn dispose(&mut self) {
         self.disposed = true;
-        self.fail_all(|_| Failure::Disposed);
+        self.fail_all(|_| Failure::disposed());
         self.sessions.clear();
     }
 
@@ -227,8 +227,8 @@ impl AcpEngine {
     pub fn replace(&mut self, session_id: &str, message_id: &str, content: Vec<Value>, now: u64) -> Result<OpId, SteeringError> {
         let refuse = |failure| SteeringError::new(failure, content.clone(), Trace::default());
         if self.path() != (SteerPath::Inject { replace: true }) {
-            let reason = "this agent cannot replace a pending message (replace_not_supported)".into();
-            return Err(refuse(Failure::InvalidInput { reason }));
+            let reason = "this agent cannot replace a pending message (replace_not_supported)";
+            return Err(refuse(Failure::invalid_input(reason)));
         }
         check_acp_blocks(&content, self.caps.is_some_and(|c| c.images)).map_err(refuse)?;
         self.pending_content(session_id, message_id).map_err(|e| refuse(e.failure))?;
@@ -240,7 +240,7 @@ impl AcpEngine {
         let found = self.sessions.get(session_id).and_then(|s| s.pending_injects.get(message_id));
         found.cloned().ok_or_else(|| {
             let reason = format!("no pending message {message_id} in this session");
-            SteeringError::new(Failure::InvalidInput { reason }, vec![], Trace::default())
+            SteeringError::new(Failure::invalid_input(reason), vec![], Trace::default())
         })
     }
 
@@ -257,13 +257,13 @@ impl AcpEngine {
     pub(super) fn on_pending_inject_answer(&mut self, op_id: OpId, pending: Pending, answer: HostAnswer) {
         let Some(op) = self.ops.get(&op_id) else { return };
         let (session_id, old_id, content, stage) = (op.session_id.clone(), op.message_id.clone().unwrap_or_default(), op.content.clone(), op.stage);
-        let value = match &answer {
-            HostAnswer::Result(value) => value,
-            HostAnswer::Error(e) if e.reason() == Some("already_delivered") || e.reason() == Some("unknown_message_id") => {
+        let value = match answer.result() {
+            Ok(value) => value,
+            Err(failed @ FailedAnswer::Error(e)) if e.reason() == Some("already_delivered") || e.reason() == Some("unknown_message_id") => {
                 self.session(&session_id).pending_injects.remove(&old_id);
-                return self.fail(op_id, after_write(pending.method, &answer, pending.timeout_ms));
+                return self.fail(op_id, failed.after_write(pending.method, pending.timeout_ms));
             }
-            other => return self.fail(op_id, after_write(pending.method, other, pending.timeout_ms)),
+            Err(failed) => return self.fail(op_id, failed.after_write(pending.method, pending.timeout_ms)),
         };
         let outcome = if stage == Stage::Revoking {
             self.session(&session_id).pending_injects.remove(&old_id);

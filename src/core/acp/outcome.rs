@@ -6,7 +6,7 @@ use serde_json::Value;
 use super::wire::{InjectAnswer, SteeringOutcome};
 use crate::core::error::Failure;
 use crate::core::json_rpc::METHOD_NOT_FOUND;
-use crate::core::requests::HostAnswer;
+use crate::core::requests::{FailedAnswer, HostAnswer};
 use crate::core::trace::Trace;
 
 /// A successful ACP submission.
@@ -99,18 +99,6 @@ pub enum SteerVerdict {
     Fail(Failure),
 }
 
-/// A failure after the message was written ([`HostAnswer::after_write`]);
-/// a result that cannot be read is an unknown outcome too.
-///
-/// ```
-/// use renderer_steering::core::acp::outcome::after_write;
-/// use renderer_steering::core::requests::HostAnswer;
-/// assert_eq!(after_write("session/inject", &HostAnswer::Timeout, Some(5)).kind(), "outcomeUnknown");
-/// ```
-pub fn after_write(method: &str, answer: &HostAnswer, timeout_ms: Option<u64>) -> Failure {
-    answer.after_write(method, timeout_ms).unwrap_or_else(|| Failure::outcome_unknown(method, "unreadable answer"))
-}
-
 
 /// Classifies the answer to `session/inject` or `_session/steering`.
 ///
@@ -121,16 +109,16 @@ pub fn after_write(method: &str, answer: &HostAnswer, timeout_ms: Option<u64>) -
 /// assert_eq!(v, SteerVerdict::Injected(Some("m".into())));
 /// ```
 pub fn classify_steer(method: &str, answer: &HostAnswer, timeout_ms: Option<u64>) -> SteerVerdict {
-    match answer {
-        HostAnswer::Error(e) if e.code == METHOD_NOT_FOUND => SteerVerdict::Unsupported,
-        HostAnswer::Error(e) if method == "session/inject" && e.code == -32010 && e.reason() == Some("no_running_turn") => {
+    match answer.result() {
+        Err(FailedAnswer::Error(e)) if e.code == METHOD_NOT_FOUND => SteerVerdict::Unsupported,
+        Err(FailedAnswer::Error(e)) if method == "session/inject" && e.code == -32010 && e.reason() == Some("no_running_turn") => {
             SteerVerdict::PromptRequired
         }
-        HostAnswer::Result(value) if method == "session/inject" => match InjectAnswer::deserialize(value) {
+        Ok(value) if method == "session/inject" => match InjectAnswer::deserialize(value) {
             Ok(a) if !a.message_id.is_empty() => SteerVerdict::Injected(Some(a.message_id)),
             _ => SteerVerdict::Fail(Failure::outcome_unknown(method, "the inject answer has no messageId")),
         },
-        HostAnswer::Result(value) => match SteeringOutcome::deserialize(value) {
+        Ok(value) => match SteeringOutcome::deserialize(value) {
             Ok(SteeringOutcome::Injected) => SteerVerdict::Injected(None),
             Ok(SteeringOutcome::PromptRequired) => SteerVerdict::PromptRequired,
             Ok(SteeringOutcome::StartedNewTurn) => SteerVerdict::StartedNewTurn,
@@ -138,7 +126,7 @@ pub fn classify_steer(method: &str, answer: &HostAnswer, timeout_ms: Option<u64>
             Ok(SteeringOutcome::Unknown) => SteerVerdict::Fail(Failure::outcome_unknown(method, "unknown outcome")),
             Err(_) => SteerVerdict::Fail(Failure::outcome_unknown(method, "unreadable steering answer")),
         },
-        other => SteerVerdict::Fail(after_write(method, other, timeout_ms)),
+        Err(failed) => SteerVerdict::Fail(failed.after_write(method, timeout_ms)),
     }
 }
 

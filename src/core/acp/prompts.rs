@@ -6,12 +6,12 @@ use serde_json::Value;
 
 use super::capabilities::SteerPath;
 use super::engine::AcpEngine;
-use super::outcome::{after_write, folded_usage, AcpOutcome};
+use super::outcome::{folded_usage, AcpOutcome};
 use super::session::Handoff;
 use super::wire::PromptAnswer;
 use crate::core::action::{Action, OpId};
 use crate::core::error::Failure;
-use crate::core::requests::{HostAnswer, Pending};
+use crate::core::requests::{FailedAnswer, HostAnswer, Pending};
 
 impl AcpEngine {
     pub(super) fn on_prompt_answer(&mut self, op_id: OpId, handoff: bool, pending: Pending, answer: HostAnswer) {
@@ -25,18 +25,18 @@ impl AcpEngine {
             self.first_prompt_answered(&session_id, &Value::Null);
             self.prompt_ended(&session_id, false);
         }
-        let value = match &answer {
-            HostAnswer::Result(value) => value.clone(),
-            HostAnswer::Error(e) if handoff && e.code == crate::core::json_rpc::METHOD_NOT_FOUND => {
+        let value = match answer.result() {
+            Ok(value) => value.clone(),
+            Err(FailedAnswer::Error(e)) if handoff && e.code == crate::core::json_rpc::METHOD_NOT_FOUND => {
                 // Provably undelivered: it falls back to an ordinary queued prompt.
                 self.refused.push(SteerPath::PromptHandoff);
                 return self.requeue(op_id, true);
             }
-            other => return self.fail(op_id, after_write(pending.method, other, pending.timeout_ms)),
+            Err(failed) => return self.fail(op_id, failed.after_write(pending.method, pending.timeout_ms)),
         };
         let superseded = !handoff && self.first_prompt_answered(&session_id, &value);
         let outcome = match PromptAnswer::deserialize(&value) {
-            Err(e) => return self.fail(op_id, Failure::Malformed { method: pending.method.into(), detail: e.to_string() }),
+            Err(e) => return self.fail(op_id, Failure::malformed(pending.method, e.to_string())),
             Ok(a) if handoff => {
                 let session = self.session(&session_id);
                 if fold == Some(Handoff::Waiting) && session.open_prompts > 0 {

@@ -8,7 +8,7 @@ use serde_json::{json, Value};
 
 use super::wire::{Delivery, InspectAnswer, Owner, OwnershipAnswer, ThreadReadAnswer};
 use crate::core::error::Failure;
-use crate::core::requests::HostAnswer;
+use crate::core::requests::{FailedAnswer, HostAnswer};
 use crate::core::sorted_map::{SortedMap, SortedSet};
 
 /// A request the decision can make.
@@ -123,7 +123,7 @@ pub struct Knowledge {
 pub const OWNER_CACHE: usize = 4096;
 
 fn parse<T: DeserializeOwned>(probe: Probe, value: &Value) -> Result<T, Failure> {
-    T::deserialize(value).map_err(|e| Failure::Malformed { method: probe.method().into(), detail: e.to_string() })
+    T::deserialize(value).map_err(|e| Failure::malformed(probe.method(), e.to_string()))
 }
 
 impl Knowledge {
@@ -160,7 +160,7 @@ impl Knowledge {
             .iter()
             .find(|p| !self.lacks(**p))
             .map(|p| Step::Ask(*p))
-            .unwrap_or(Step::Fail(Failure::OwnershipUnknown))
+            .unwrap_or(Step::Fail(Failure::ownership_unknown()))
     }
 
     /// Learns from one probe's answer and says what comes next.
@@ -175,9 +175,9 @@ impl Knowledge {
     /// ```
     pub fn learn(&mut self, probe: Probe, thread_id: &str, answer: &HostAnswer, timeout_ms: Option<u64>) -> Step {
         let method = probe.method();
-        let value = match answer {
-            HostAnswer::Result(value) => value,
-            HostAnswer::Error(error) if probe != Probe::ThreadRead && error.is_unsupported(method) => {
+        let value = match answer.result() {
+            Ok(value) => value,
+            Err(FailedAnswer::Error(error)) if probe != Probe::ThreadRead && error.is_unsupported(method) => {
                 self.unsupported.insert(method);
                 // After a reconnect the owner may be known while the new host's
                 // missing inspect is not yet: the owner decides, no ownership/list.
@@ -187,7 +187,7 @@ impl Knowledge {
                 let index = CHAIN.iter().position(|p| *p == probe).unwrap_or(CHAIN.len());
                 return self.next_probe_from(index + 1);
             }
-            other => return Step::Fail(other.failure(method, timeout_ms).unwrap_or(Failure::OwnershipUnknown)),
+            Err(failed) => return Step::Fail(failed.failure(method, timeout_ms)),
         };
         match self.read(probe, thread_id, value) {
             Ok(step) => step,
@@ -208,7 +208,7 @@ impl Knowledge {
             Probe::OwnershipList => {
                 let answer: OwnershipAnswer = parse(probe, value)?;
                 let row = answer.threads.into_iter().find(|r| r.thread_id == thread_id).ok_or_else(|| {
-                    Failure::Malformed { method: probe.method().into(), detail: "the thread is not in the answer".into() }
+                    Failure::malformed(probe.method(), "the thread is not in the answer")
                 })?;
                 match row.owner {
                     Owner::Codex => KnownOwner::Codex,
@@ -218,7 +218,7 @@ impl Knowledge {
             Probe::ThreadRead => {
                 let answer: ThreadReadAnswer = parse(probe, value)?;
                 if !answer.is_native(thread_id) {
-                    return Err(Failure::OwnershipUnknown);
+                    return Err(Failure::ownership_unknown());
                 }
                 KnownOwner::Codex
             }

@@ -120,10 +120,10 @@ impl CodexhostEngine {
         let refuse = |failure| SteeringError::new(failure, draft.clone(), Trace::default());
         let text = steer_text(&request.input).map_err(refuse)?;
         if request.pending_turn_start {
-            return Err(refuse(Failure::PendingTurnStart));
+            return Err(refuse(Failure::pending_turn_start()));
         }
         if self.followers.contains(&request.thread_id) {
-            return Err(refuse(Failure::Follower));
+            return Err(refuse(Failure::follower()));
         }
         let op = self.new_op_id();
         let resubmission = self.recent.resubmission(&request.thread_id, request.client_user_message_id.as_deref());
@@ -137,7 +137,7 @@ impl CodexhostEngine {
         match self.lanes.admit_exclusive(&request.thread_id, ticket) {
             Admission::Start => {}
             Admission::Join(existing) => return Ok(Submitted::Joined(existing)),
-            Admission::Refused | Admission::Queued => return Err(refuse(Failure::Busy)),
+            Admission::Refused | Admission::Queued => return Err(refuse(Failure::busy())),
         }
         let thread_id = request.thread_id.clone();
         let op_state = Op { thread_id, text, steer: Some(request), trace: Trace::default(), stage: Stage::Deciding(Probe::Inspect) };
@@ -208,9 +208,9 @@ impl CodexhostEngine {
             Stage::Sending { shown, method } => {
                 op.stage = Stage::Sending { shown, method };
                 let unreadable = |f: Failure| Failure::outcome_unknown(method, &f.message());
-                let read = match &answer {
-                    HostAnswer::Result(value) => read_answer(method, value, shown).map_err(unreadable),
-                    other => Err(other.after_write(method, pending.timeout_ms).unwrap_or(Failure::Disposed)),
+                let read = match answer.result() {
+                    Ok(value) => read_answer(method, value, shown).map_err(unreadable),
+                    Err(failed) => Err(failed.after_write(method, pending.timeout_ms)),
                 };
                 match read {
                     Ok((turn_id, delivery)) => {
@@ -221,7 +221,7 @@ impl CodexhostEngine {
                         let outcome = SteerOutcome { turn_id, delivery, presented: shown, trace: op.trace.clone() };
                         self.delivered(op_id, &op, outcome);
                     }
-                    Err(failure @ Failure::OutcomeUnknown { .. }) => self.unknown_outcome(op_id, &op, failure),
+                    Err(failure @ Failure::OutcomeUnknown(_)) => self.unknown_outcome(op_id, &op, failure),
                     Err(failure) => {
                         self.actions.push_back(Action::Retract { op: op_id });
                         self.fail(op_id, &op, failure);
@@ -275,7 +275,7 @@ impl CodexhostEngine {
 
     fn refuse_if_disposed(&self, draft: &[Value]) -> Result<(), SteeringError> {
         if self.disposed {
-            return Err(SteeringError::new(Failure::Disposed, draft.to_vec(), Trace::default()));
+            return Err(SteeringError::new(Failure::disposed(), draft.to_vec(), Trace::default()));
         }
         Ok(())
     }
@@ -316,7 +316,7 @@ impl CodexhostEngine {
         };
         if self.followers.contains(&op.thread_id) {
             op.steer = Some(request);
-            return self.fail(op_id, &op, Failure::Follower);
+            return self.fail(op_id, &op, Failure::follower());
         }
         let (method, params, shown) = request.call(delivery);
         let timeout = request.steer_timeout_ms.unwrap_or(self.timeouts.steer_ms);

@@ -115,7 +115,7 @@ impl SteerRequest {
 /// assert!(read_answer("turn/steer", &serde_json::json!({"turnId": ""}), Delivery::ActiveTurn).is_err());
 /// ```
 pub fn read_answer(method: &str, value: &Value, shown: Delivery) -> Result<(String, Delivery), Failure> {
-    let malformed = |detail: String| Failure::Malformed { method: method.into(), detail };
+    let malformed = |detail: String| Failure::malformed(method, detail);
     let (turn_id, delivery) = if method == "turn/start" {
         let answer = TurnStartAnswer::deserialize(value).map_err(|e| malformed(e.to_string()))?;
         (answer.turn.id, Delivery::NewTurn)

@@ -30,18 +30,18 @@ impl Hook {
         let host = self.submission_host();
         let expected = self.ask_host(&host, "getActiveTurnId", &thread_id).and_then(|v| read_id(&v, "turn id").ok());
         let Some(expected_turn_id) = expected else {
-            let detail = "the desktop's submission binding is missing: a new turn cannot be started".into();
-            return Err(reject(Failure::MissingBinding { detail }, &input));
+            let detail = "the desktop's submission binding is missing: a new turn cannot be started";
+            return Err(reject(Failure::missing_binding(detail), &input));
         };
         if self.ask_host(&host, "hasPendingTurnStart", &thread_id).and_then(|v| v.as_bool()) == Some(true) {
-            return Err(reject(Failure::PendingTurnStart, &input));
+            return Err(reject(Failure::pending_turn_start(), &input));
         }
         if !(args.get(7).is_null() || args.get(7).is_undefined()) {
-            return Err(reject(Failure::InvalidInput { reason: "a steer cannot replace a tool response".into() }, &input));
+            return Err(reject(Failure::invalid_input("a steer cannot replace a tool response"), &input));
         }
         let context = field(&restore, "context");
         if !context.is_object() {
-            return Err(reject(Failure::InvalidInput { reason: "restoreMessage.context must be an object".into() }, &input));
+            return Err(reject(Failure::invalid_input("restoreMessage.context must be an object"), &input));
         }
         let message_id = read_id(&args.get(5), "messageId")
             .or_else(|_| read_id(&field(&restore, "id"), "restoreMessage.id"))
@@ -68,7 +68,7 @@ impl Hook {
         ]);
         let submission = object(&[("request", request), ("context", start_context)]);
         let Some(start) = function_field(&self.manager, "startTurn") else {
-            return Err(reject(Failure::MissingBinding { detail: "startTurn is missing".into() }, &input));
+            return Err(reject(Failure::missing_binding("startTurn is missing"), &input));
         };
         let paused_before = self.paused_follow_ups(&thread_id).await;
         let key = (thread_id.clone(), message_id);
@@ -77,15 +77,15 @@ impl Hook {
         let waited = self.bounded(start.call3(&self.manager, &thread_id.clone().into(), &submission, &args.get(8))).await;
         self.routes.borrow_mut().remove(&key);
         // Before the rewritten steer left, nothing can have arrived: a plain failure.
-        let unanswered = |detail: &str| if sent.get() { Failure::outcome_unknown("startTurn", detail) } else { Failure::Disposed };
+        let unanswered = |detail: &str| if sent.get() { Failure::outcome_unknown("startTurn", detail) } else { Failure::disposed() };
         self.restore_when_idle();
         let result = match waited {
             Waited::Ok(value) => Ok(value),
             Waited::Error(error) if is_steering_error(&error) => Err(error),
-            Waited::Error(error) => Err(reject(Failure::Transport { method: "startTurn".into(), detail: describe(&error) }, &input)),
+            Waited::Error(error) => Err(reject(Failure::transport("startTurn", describe(&error)), &input)),
             // The rewritten turn/steer may have left: never a plain failure.
             Waited::Timeout if !sent.get() => {
-                Err(reject(Failure::Timeout { method: "startTurn".into(), after_ms: self.steer_ms }, &input))
+                Err(reject(Failure::timeout("startTurn", self.steer_ms), &input))
             }
             Waited::Timeout => Err(reject(unanswered("no answer within the steer bound"), &input)),
             Waited::Cancelled => Err(reject(unanswered("disposed before the answer"), &input)),
@@ -129,7 +129,7 @@ impl Hook {
         future_to_promise(async move {
             let input = field(&params, "input");
             if self.disposed.get() {
-                return Err(reject(Failure::Disposed, &input));
+                return Err(reject(Failure::disposed(), &input));
             }
             let mut steer: Vec<(&str, JsValue)> = ["threadId", "input", "clientUserMessageId", "additionalContext", "responsesapiClientMetadata"]
                 .into_iter()
@@ -145,11 +145,11 @@ impl Hook {
                 Waited::Ok(answer) => answer,
                 // Thrown synchronously: nothing was written.
                 Waited::Error(error) if thrown_now => {
-                    return Err(reject(Failure::Transport { method: "turn/steer".into(), detail: describe(&error) }, &input))
+                    return Err(reject(Failure::transport("turn/steer", describe(&error)), &input))
                 }
                 Waited::Error(error) => {
                     let failure = match rpc_error(&error) {
-                        Some(error) => Failure::Host { method: "turn/steer".into(), error },
+                        Some(error) => Failure::rpc("turn/steer", error),
                         None => Failure::outcome_unknown("turn/steer", &describe(&error)),
                     };
                     return Err(reject(failure, &input));

@@ -32,7 +32,7 @@ impl CodexhostEngine {
                 Stage::Sending { method, .. } => {
                     self.unknown_outcome(op_id, &op, Failure::outcome_unknown(method, "disposed before the answer"));
                 }
-                _ => self.fail(op_id, &op, Failure::Disposed),
+                _ => self.fail(op_id, &op, Failure::disposed()),
             }
         }
     }

@@ -1,0 +1,120 @@
+//! A failed submission: why, the draft handed back intact, and the trace.
+
+use std::fmt;
+
+use serde_json::Value;
+
+use super::{ErrorReport, Failure};
+use crate::core::trace::Trace;
+
+/// A failed submission: why, the draft handed back intact, and the trace.
+/// Small enough to return by value (the trace is boxed).
+///
+/// ```
+/// use renderer_steering::core::{Failure, SteeringError, Trace};
+/// let draft = vec![serde_json::json!({"type": "text", "text": "use pnpm"})];
+/// let e = SteeringError::new(Failure::busy(), draft.clone(), Trace::default());
+/// assert_eq!(e.draft, draft);
+/// assert!(std::mem::size_of::<SteeringError>() <= 128);
+/// ```
+#[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
+pub struct SteeringError {
+    /// Why it failed.
+    pub failure: Failure,
+    /// The user's input, exactly as submitted.
+    pub draft: Vec<Value>,
+    /// What the engine did before failing.
+    pub trace: Box<Trace>,
+    /// The message's `clientUserMessageId` (codexhost), for a retry that
+    /// cannot duplicate.
+    pub message_id: Option<String>,
+}
+
+// Returned by value everywhere: keep it under clippy's `result_large_err`
+// bound (128 bytes) on every target.
+const _: () = assert!(std::mem::size_of::<SteeringError>() <= 128);
+
+impl SteeringError {
+    /// Bundles a failure with the draft and trace.
+    ///
+    /// ```
+    /// # use renderer_steering::core::{Failure, SteeringError, Trace};
+    /// let e = SteeringError::new(Failure::disposed(), vec![], Trace::default());
+    /// assert_eq!(e.failure.kind(), "disposed");
+    /// ```
+    pub fn new(failure: Failure, draft: Vec<Value>, trace: Trace) -> Self {
+        SteeringError { failure, draft, trace: Box::new(trace), message_id: None }
+    }
+
+    /// The same error, carrying the message's id.
+    ///
+    /// ```
+    /// # use renderer_steering::core::{Failure, SteeringError, Trace};
+    /// let e = SteeringError::new(Failure::busy(), vec![], Trace::default()).with_message_id(Some("m".into()));
+    /// assert_eq!(e.to_report().client_user_message_id.as_deref(), Some("m"));
+    /// ```
+    pub fn with_message_id(mut self, message_id: Option<String>) -> Self {
+        self.message_id = message_id;
+        self
+    }
+
+    /// True when the message may have reached the host ([`Failure::OutcomeUnknown`]).
+    ///
+    /// ```
+    /// # use renderer_steering::core::{Failure, SteeringError, Trace};
+    /// assert!(!SteeringError::new(Failure::busy(), vec![], Trace::default()).outcome_unknown());
+    /// ```
+    pub fn outcome_unknown(&self) -> bool {
+        self.failure.is_outcome_unknown()
+    }
+
+    /// The plain-data view the shell hands to JavaScript.
+    ///
+    /// ```
+    /// # use renderer_steering::core::{Failure, SteeringError, Trace};
+    /// let v = SteeringError::new(Failure::busy(), vec![], Trace::default()).to_report();
+    /// assert_eq!(v.kind, "busy");
+    /// ```
+    pub fn to_report(&self) -> ErrorReport {
+        ErrorReport {
+            kind: self.failure.kind(),
+            code: self.failure.code(),
+            message: self.failure.message(),
+            data: self.failure.data().cloned(),
+            draft: self.draft.clone(),
+            trace: (*self.trace).clone(),
+            client_user_message_id: self.message_id.clone(),
+        }
+    }
+}
+
+/// The failure's sentence.
+///
+/// ```
+/// # use renderer_steering::core::{Failure, SteeringError, Trace};
+/// let e = SteeringError::new(Failure::timeout("thread/read", 10), vec![], Trace::default());
+/// assert_eq!(e.to_string(), "thread/read got no answer within 10 ms");
+/// ```
+impl fmt::Display for SteeringError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.failure.fmt(f)
+    }
+}
+
+/// Transparent over its [`Failure`] (same sentence, same `source()`), so
+/// `?` into `Box<dyn Error>` keeps the whole story; downcast to read the
+/// draft back.
+///
+/// ```
+/// use std::error::Error;
+/// # use renderer_steering::core::{Failure, SteeringError, Trace};
+/// let e: Box<dyn Error> = Box::new(SteeringError::new(Failure::busy(), vec![], Trace::default()));
+/// assert!(e.source().is_none());
+/// assert_eq!(e.downcast_ref::<SteeringError>().unwrap().failure, Failure::busy());
+/// ```
+impl std::error::Error for SteeringError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        std::error::Error::source(&self.failure)
+    }
+}
