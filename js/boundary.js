@@ -14,6 +14,17 @@ class Refusal {
   }
 }
 
+/** The Refusal `error` is, or one saying why reading threw; never throws
+ * (`instanceof` on a thrown Proxy runs its trap, so it is guarded too). */
+function asRefusal(error) {
+  try {
+    if (error instanceof Refusal) return error;
+  } catch {
+    // A thrown Proxy whose prototype trap throws: described below.
+  }
+  return new Refusal(`reading it threw: ${describe(error)}`, false);
+}
+
 /** A short, never-throwing description of any thrown value. */
 export function describe(error) {
   try {
@@ -118,8 +129,7 @@ export function jsonText(value, maxUnits, maxDepth, keys) {
     const text = write(value, state, keys ?? undefined, "");
     return text === undefined ? new Refusal("the value is undefined", false) : text;
   } catch (error) {
-    if (error instanceof Refusal) return error;
-    return new Refusal(`reading it threw: ${describe(error)}`, false);
+    return asRefusal(error);
   }
 }
 
@@ -165,7 +175,7 @@ export function readCall(args, fields, maxDepth, hooks) {
     }
     out[0] = `{${parts.join(",")}}`;
   } catch (error) {
-    const refusal = error instanceof Refusal ? error : new Refusal(`reading it threw: ${describe(error)}`, false);
+    const refusal = asRefusal(error);
     refusal.field = field;
     out[0] = refusal;
   }
@@ -275,6 +285,19 @@ function follow(value, maxUnits, maxDepth, giveUpMs, done) {
     // A Proxy or a promise with a hostile `then`: the generic path below.
   }
   new Promise((adopt) => adopt(value)).then(ok, failed);
+}
+
+/**
+ * A promise and the one function that settles it: `settle(true, value)`
+ * resolves, `settle(false, error)` rejects. Cheaper than building the
+ * promise from wasm (no executor closure crosses).
+ */
+export function deferred() {
+  let settle;
+  const promise = new Promise((resolve, reject) => {
+    settle = (ok, value) => (ok ? resolve(value) : reject(value));
+  });
+  return [promise, settle];
 }
 
 /** Text that `serde_json` wrote, as a plain JS value (one crossing per value). */

@@ -45,6 +45,8 @@ extern "C" {
     ) -> Result<(), JsValue>;
     #[wasm_bindgen(js_name = settleAnswer, catch)]
     pub(crate) fn settle_answer(value: &JsValue, max_units: u32, max_depth: u32, give_up_ms: f64) -> Result<Promise, JsValue>;
+    #[wasm_bindgen(js_name = deferred)]
+    pub(crate) fn deferred() -> js_sys::Array;
     #[wasm_bindgen(js_name = parseJson, catch)]
     pub(crate) fn parse_json(text: &str) -> Result<JsValue, JsValue>;
     #[wasm_bindgen(js_name = report, catch)]

@@ -10,7 +10,7 @@ use gloo_timers::callback::Timeout;
 use js_sys::{Function, Promise};
 use wasm_bindgen::prelude::*;
 
-use super::boundary::report;
+use super::boundary::{deferred, report};
 use super::failure::to_js_error;
 use super::options::is_follower;
 use super::ids::now_ms;
@@ -40,7 +40,7 @@ type Settled<O> = Result<O, SteeringError>;
 /// directly (one hop fewer than a future wrapped in a promise).
 enum Waiter<O> {
     Future(oneshot::Sender<Settled<O>>),
-    Promise { resolve: Function, reject: Function, outcome: fn(&O) -> JsValue, draft: JsValue },
+    Promise { settle: Function, outcome: fn(&O) -> JsValue, draft: JsValue },
 }
 
 impl<O> Waiter<O> {
@@ -49,10 +49,10 @@ impl<O> Waiter<O> {
             Waiter::Future(sender) => {
                 let _ = sender.send(result);
             }
-            Waiter::Promise { resolve, reject, outcome, draft } => {
+            Waiter::Promise { settle, outcome, draft } => {
                 let _ = match &result {
-                    Ok(value) => resolve.call1(&JsValue::NULL, &outcome(value)),
-                    Err(error) => reject.call1(&JsValue::NULL, &to_js_error(error, &draft)),
+                    Ok(value) => settle.call2(&JsValue::NULL, &JsValue::TRUE, &outcome(value)),
+                    Err(error) => settle.call2(&JsValue::NULL, &JsValue::FALSE, &to_js_error(error, &draft)),
                 };
             }
         }
@@ -151,14 +151,12 @@ where
     /// A JS promise for `op`'s outcome, shaped by `outcome`; rejects with a
     /// `SteeringError` whose `draft` is `draft` (the caller's input) itself.
     pub fn promise(&self, op: OpId, hooks: Option<Hooks>, outcome: fn(&E::Outcome) -> JsValue, draft: JsValue) -> Promise {
-        let mut executor = |resolve: Function, reject: Function| {
-            let waiter = Waiter::Promise { resolve, reject, outcome, draft: draft.clone() };
-            self.0.waiters.borrow_mut().get_or_insert_with(op, Default::default).push(waiter);
-        };
-        let promise = Promise::new(&mut executor);
+        let pair = deferred();
+        let settle: Function = pair.get(1).unchecked_into();
+        self.0.waiters.borrow_mut().get_or_insert_with(op, Default::default).push(Waiter::Promise { settle, outcome, draft });
         self.register_hooks(op, hooks);
         self.pump();
-        promise
+        pair.get(0).unchecked_into()
     }
 
     fn register(&self, op: OpId, waiter: Waiter<E::Outcome>, hooks: Option<Hooks>) {

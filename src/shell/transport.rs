@@ -48,7 +48,7 @@ impl Transport {
     /// decided by then). Returns the answer at once only if the transport
     /// could not even be called.
     pub fn send(&self, method: &str, params: &Value, options: &JsValue, bound_ms: Option<u64>, deliver: &JsValue, id: u64) -> Option<HostAnswer> {
-        let params = params.to_string();
+        let params = serde_json::to_string(params).unwrap_or_default();
         let pass_options = !options.is_undefined();
         let give_up = bound_ms.map(|ms| ms.saturating_add(GIVE_UP_MARGIN_MS).min(MAX_TIMEOUT_MS) as f64).unwrap_or(-1.0);
         let call = call_host(&self.request, method, &params, options, pass_options, MAX_ANSWER_UNITS, MAX_DEPTH, give_up, deliver, id as f64);

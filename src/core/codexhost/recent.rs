@@ -10,11 +10,11 @@ use serde::Deserialize;
 use serde_json::Value;
 
 use super::outcome::SteerOutcome;
-use crate::core::sorted_map::SortedMap;
 
 /// How many finished message ids an engine remembers (oldest forgotten first).
 /// A retry comes seconds after its failure, well within 256 later messages;
-/// the table is a sorted `Vec`, so a small bound keeps each insert cheap.
+/// the table is a ring searched newest first, so a small bound keeps each
+/// lookup cheap (and remembering costs no shifting at all).
 ///
 /// ```
 /// assert_eq!(renderer_steering::core::codexhost::recent::RECENT_MESSAGES, 256);
@@ -71,9 +71,25 @@ pub enum Resubmission {
 /// ```
 #[derive(Debug, Default)]
 pub struct RecentMessages {
-    /// Boxed: the sorted `Vec` behind the map moves small entries on insert.
-    by_id: SortedMap<(String, String), Box<Remembered>>,
-    order: VecDeque<(String, String)>,
+    /// Oldest first.
+    ring: VecDeque<Entry>,
+}
+
+/// One remembered id; `hash` is compared first, so a lookup over the whole
+/// ring is a scan of integers.
+#[derive(Debug)]
+struct Entry {
+    hash: u64,
+    thread_id: String,
+    message_id: String,
+    what: Remembered,
+}
+
+/// FNV-1a over the thread and message id (a separator keeps `("ab","c")`
+/// and `("a","bc")` apart).
+fn key_hash(thread_id: &str, message_id: &str) -> u64 {
+    let bytes = thread_id.bytes().chain([0xff]).chain(message_id.bytes());
+    bytes.fold(0xcbf2_9ce4_8422_2325, |hash, byte| (hash ^ u64::from(byte)).wrapping_mul(0x0100_0000_01b3))
 }
 
 impl RecentMessages {
@@ -86,15 +102,21 @@ impl RecentMessages {
     /// assert_eq!(recent.len(), 256);
     /// ```
     pub fn remember(&mut self, thread_id: &str, message_id: &str, what: Remembered) {
-        let key = (thread_id.to_string(), message_id.to_string());
-        if self.by_id.insert(key.clone(), Box::new(what)).is_none() {
-            self.order.push_back(key);
-        }
-        while self.order.len() > RECENT_MESSAGES {
-            if let Some(oldest) = self.order.pop_front() {
-                self.by_id.remove(&oldest);
+        let hash = key_hash(thread_id, message_id);
+        match self.position(hash, thread_id, message_id) {
+            Some(at) => self.ring[at].what = what,
+            None => {
+                if self.ring.len() == RECENT_MESSAGES {
+                    self.ring.pop_front();
+                }
+                self.ring.push_back(Entry { hash, thread_id: thread_id.into(), message_id: message_id.into(), what });
             }
         }
+    }
+
+    fn position(&self, hash: u64, thread_id: &str, message_id: &str) -> Option<usize> {
+        // Newest first: a retry follows its failure closely.
+        self.ring.iter().rposition(|e| e.hash == hash && e.message_id == message_id && e.thread_id == thread_id)
     }
 
     /// What a new submission of `message_id` on `thread_id` should do.
@@ -108,7 +130,7 @@ impl RecentMessages {
     /// ```
     pub fn resubmission(&self, thread_id: &str, message_id: Option<&str>) -> Resubmission {
         let Some(message_id) = message_id else { return Resubmission::New };
-        match self.by_id.get(&(thread_id.to_string(), message_id.to_string())).map(|r| &**r) {
+        match self.position(key_hash(thread_id, message_id), thread_id, message_id).map(|at| &self.ring[at].what) {
             Some(Remembered::Delivered(outcome)) => Resubmission::AlreadyDelivered(outcome.clone()),
             Some(Remembered::Unknown { deduplicated: false, turn_id }) => Resubmission::Verify { turn_id: turn_id.clone() },
             _ => Resubmission::New,
@@ -121,7 +143,7 @@ impl RecentMessages {
     /// assert_eq!(renderer_steering::core::codexhost::recent::RecentMessages::default().len(), 0);
     /// ```
     pub fn len(&self) -> usize {
-        self.order.len()
+        self.ring.len()
     }
 
     /// True when nothing is remembered.
@@ -130,7 +152,7 @@ impl RecentMessages {
     /// assert!(renderer_steering::core::codexhost::recent::RecentMessages::default().is_empty());
     /// ```
     pub fn is_empty(&self) -> bool {
-        self.order.is_empty()
+        self.ring.is_empty()
     }
 }
 
