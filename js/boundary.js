@@ -224,15 +224,15 @@ function rejected(error, maxUnits, maxDepth) {
 
 /**
  * Calls the app's `request(method, params[, options])` and hands what
- * happened to `deliver(id, described)` (never synchronously, exactly once):
+ * happened to `deliver(id, described)` (never synchronously, at most once):
  * a result, a JSON-RPC error answer, no answer (any other rejection: the
  * request may have been written), unreadable, or not sent (it threw
- * synchronously: nothing was written). With `giveUpMs` >= 0 it delivers a
- * timeout after that long, so a transport that never settles holds nothing
- * of the engine's (the engine's own bound, a little shorter, has decided by
- * then). One callback per engine instead of a future per request.
+ * synchronously: nothing was written). No timer: the engine bounds every
+ * wait with its own, and a transport that never settles holds nothing of
+ * the engine's (only `deliver`, one function per engine, whose answer for
+ * a request the engine already gave up on is ignored).
  */
-export function callHost(request, method, paramsText, options, passOptions, maxUnits, maxDepth, giveUpMs, deliver, id) {
+export function callHost(request, method, paramsText, options, passOptions, maxUnits, maxDepth, deliver, id) {
   const done = (described) => {
     try {
       deliver(id, described);
@@ -248,7 +248,7 @@ export function callHost(request, method, paramsText, options, passOptions, maxU
     Promise.resolve(`n${describe(error)}`).then(done);
     return;
   }
-  follow(returned, maxUnits, maxDepth, giveUpMs, done);
+  follow(returned, maxUnits, maxDepth, -1, done);
 }
 
 /**

@@ -39,7 +39,6 @@ extern "C" {
         pass_options: bool,
         max_units: u32,
         max_depth: u32,
-        give_up_ms: f64,
         deliver: &JsValue,
         id: f64,
     ) -> Result<(), JsValue>;

@@ -190,7 +190,7 @@ where
                     JsValue::UNDEFINED
                 };
                 let deliver = self.0.deliver.borrow().clone();
-                let sent = self.0.transport.send(request.method, &request.params, &options, request.timeout_ms, &deliver, request.id.0);
+                let sent = self.0.transport.send(request.method, &request.params, &options, &deliver, request.id.0);
                 if let Some(answer) = sent {
                     self.feed(request.id, answer);
                 }

@@ -42,22 +42,17 @@ impl Transport {
     }
 
     /// Sends one request; its answer (read by [`described`]) goes to
-    /// `deliver(id, described)`, exactly once and never synchronously.
-    /// Shortly after `bound_ms` the wait is given up on the JS side too, so a
-    /// transport that never settles holds nothing (the engine's own timer has
-    /// decided by then). Returns the answer at once only if the transport
-    /// could not even be called.
-    pub fn send(&self, method: &str, params: &Value, options: &JsValue, bound_ms: Option<u64>, deliver: &JsValue, id: u64) -> Option<HostAnswer> {
+    /// `deliver(id, described)`, at most once and never synchronously. The
+    /// engine bounds the wait with its own timer; nothing is held per call
+    /// here, so a transport that never settles costs nothing. Returns the
+    /// answer at once only if the transport could not even be called.
+    pub fn send(&self, method: &str, params: &Value, options: &JsValue, deliver: &JsValue, id: u64) -> Option<HostAnswer> {
         let params = serde_json::to_string(params).unwrap_or_default();
         let pass_options = !options.is_undefined();
-        let give_up = bound_ms.map(|ms| ms.saturating_add(GIVE_UP_MARGIN_MS).min(MAX_TIMEOUT_MS) as f64).unwrap_or(-1.0);
-        let call = call_host(&self.request, method, &params, options, pass_options, MAX_ANSWER_UNITS, MAX_DEPTH, give_up, deliver, id as f64);
+        let call = call_host(&self.request, method, &params, options, pass_options, MAX_ANSWER_UNITS, MAX_DEPTH, deliver, id as f64);
         call.err().map(|_| HostAnswer::Transport("the transport could not be called".into()))
     }
 }
-
-/// How long after the engine's own bound the JS side stops waiting.
-const GIVE_UP_MARGIN_MS: u64 = 100;
 
 /// Waits (at most `bound_ms`) for a value the app hands over, a value or a
 /// promise of it, and reads it like a host answer (ACP's `initialize` option).
