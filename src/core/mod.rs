@@ -20,6 +20,7 @@ pub mod action;
 pub mod codexhost;
 pub mod content;
 pub mod driven;
+pub(crate) mod engine;
 pub mod error;
 pub mod flight;
 pub mod json_rpc;

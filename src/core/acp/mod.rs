@@ -10,16 +10,12 @@
 //! ```
 
 pub mod capabilities;
-mod composer;
 mod engine;
-mod lifecycle;
 pub mod outcome;
-mod prompts;
 pub mod session;
 pub mod wire;
 
 pub use capabilities::{Capabilities, SteerPath};
-pub use engine::AcpEngine;
-pub use lifecycle::PromptVerdict;
+pub use engine::{AcpEngine, PromptVerdict};
 pub use outcome::AcpOutcome;
 pub use session::{ComposerState, InputMode};

@@ -4,11 +4,11 @@
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 
-use super::capabilities::{Capabilities, SteerPath};
-use super::engine::{AcpEngine, Op, Stage};
-use super::outcome::AcpOutcome;
-use super::wire::{InjectAnswer, UserMessageEcho};
-use crate::core::action::{Action, OpId};
+use super::{AcpEngine, Op, Stage};
+use crate::core::acp::capabilities::{Capabilities, SteerPath};
+use crate::core::acp::outcome::AcpOutcome;
+use crate::core::acp::wire::{InjectAnswer, UserMessageEcho};
+use crate::core::action::OpId;
 use crate::core::content::check_acp_blocks;
 use crate::core::error::{Failure, SteeringError};
 use crate::core::requests::{FailedAnswer, HostAnswer, Pending};
@@ -38,9 +38,9 @@ impl AcpEngine {
     /// assert_eq!(e.path(), SteerPath::Inject { replace: false });
     /// ```
     pub fn initialized(&mut self, answer: &Value) {
-        self.caps = Some(Capabilities::from_initialize(answer, self.allow_prompt_handoff));
-        self.refused.clear();
-        self.touched.extend(self.sessions.keys().cloned());
+        self.dialect.caps = Some(Capabilities::from_initialize(answer, self.dialect.allow_prompt_handoff));
+        self.dialect.refused.clear();
+        self.dialect.touched.extend(self.dialect.sessions.keys().cloned());
         self.flush_changes();
     }
 
@@ -55,7 +55,7 @@ impl AcpEngine {
     /// ```
     pub fn prompt_sent(&mut self, session_id: &str) {
         self.session(session_id).open_prompts += 1;
-        self.touched.insert(session_id.into());
+        self.dialect.touched.insert(session_id.into());
         self.flush_changes();
     }
 
@@ -76,7 +76,7 @@ impl AcpEngine {
         let superseded = self.first_prompt_answered(session_id, answer);
         let cancelled = answer.get("stopReason").and_then(Value::as_str) == Some("cancelled");
         self.prompt_ended(session_id, cancelled);
-        self.touched.insert(session_id.into());
+        self.dialect.touched.insert(session_id.into());
         self.pump(session_id, now);
         self.flush_changes();
         PromptVerdict { superseded }
@@ -96,9 +96,9 @@ impl AcpEngine {
             return;
         }
         let Some(id) = echo.message_id else { return };
-        if let Some(session) = self.sessions.get_mut(session_id) {
+        if let Some(session) = self.dialect.sessions.get_mut(session_id) {
             if session.pending_injects.remove(&id).is_some() {
-                self.touched.insert(session_id.into());
+                self.dialect.touched.insert(session_id.into());
                 self.flush_changes();
             }
         }
@@ -113,10 +113,10 @@ impl AcpEngine {
     /// AcpEngine::new(Default::default(), false).session_idle("s", 0);
     /// ```
     pub fn session_idle(&mut self, session_id: &str, now: u64) {
-        if let Some(session) = self.sessions.get_mut(session_id) {
+        if let Some(session) = self.dialect.sessions.get_mut(session_id) {
             session.unowned_turn = false;
             session.older_prompts = 0;
-            self.touched.insert(session_id.into());
+            self.dialect.touched.insert(session_id.into());
             self.pump(session_id, now);
             self.flush_changes();
         }
@@ -157,34 +157,21 @@ impl AcpEngine {
     /// assert_eq!(e.composer("s").mode, InputMode::Unavailable);
     /// ```
     pub fn connection_closed(&mut self) {
-        self.caps = None;
+        self.dialect.caps = None;
         self.fail_all(|stage| match stage {
             Stage::Queued { .. } => Failure::unavailable(),
             _ => Failure::outcome_unknown("the steer", "the connection closed before the answer"),
         });
-        self.sessions.clear();
+        self.dialect.sessions.clear();
     }
 
-    /// Rejects everything pending with `disposed`; sends nothing more.
-    ///
-    /// ```
-    /// # use renderer_steering::core::acp::AcpEngine;
-    /// let mut e = AcpEngine::new(Default::default(), false);
-    /// e.dispose();
-    /// assert_eq!(e.send("s", vec![], 0).unwrap_err().failure.kind(), "disposed");
-    /// ```
-    pub fn dispose(&mut self) {
-        self.disposed = true;
-        self.fail_all(|_| Failure::disposed());
-        self.sessions.clear();
-    }
-
-    fn fail_all(&mut self, failure: impl Fn(Stage) -> Failure) {
-        self.requests.clear();
-        let ops: Vec<(OpId, Stage, String)> = self.ops.iter().map(|(id, o)| (*id, o.stage, o.session_id.clone())).collect();
-        for (op_id, stage, session_id) in ops {
-            self.touched.insert(session_id);
-            self.fail(op_id, failure(stage));
+    /// Ends every op (connection closed, dispose), each failing with
+    /// `failure` for its stage.
+    pub(super) fn fail_all(&mut self, failure: impl Fn(Stage) -> Failure) {
+        for (op_id, op) in self.take_ops() {
+            self.dialect.touched.insert(op.session_id.clone());
+            let failure = failure(op.stage);
+            self.fail_op(op_id, op, failure);
         }
         self.flush_changes();
     }
@@ -194,11 +181,11 @@ impl AcpEngine {
         for op_id in doomed {
             self.fail(op_id, failure.clone());
         }
-        self.sessions.remove(session_id);
+        self.dialect.sessions.remove(session_id);
         if closed {
             self.session(session_id).closed = true;
         }
-        self.touched.insert(session_id.into());
+        self.dialect.touched.insert(session_id.into());
         self.flush_changes();
     }
 
@@ -230,14 +217,14 @@ impl AcpEngine {
             let reason = "this agent cannot replace a pending message (replace_not_supported)";
             return Err(refuse(Failure::invalid_input(reason)));
         }
-        check_acp_blocks(&content, self.caps.is_some_and(|c| c.images)).map_err(refuse)?;
+        check_acp_blocks(&content, self.dialect.caps.is_some_and(|c| c.images)).map_err(refuse)?;
         self.pending_content(session_id, message_id).map_err(|e| refuse(e.failure))?;
         let params = json!({ "sessionId": session_id, "messageId": message_id, "content": content });
         Ok(self.start_pending_op(session_id, message_id, content, Stage::Replacing, "session/replace_inject", params, now))
     }
 
     fn pending_content(&self, session_id: &str, message_id: &str) -> Result<Vec<Value>, SteeringError> {
-        let found = self.sessions.get(session_id).and_then(|s| s.pending_injects.get(message_id));
+        let found = self.dialect.sessions.get(session_id).and_then(|s| s.pending_injects.get(message_id));
         found.cloned().ok_or_else(|| {
             let reason = format!("no pending message {message_id} in this session");
             SteeringError::new(Failure::invalid_input(reason), vec![], Trace::default())
@@ -249,8 +236,7 @@ impl AcpEngine {
         let op_id = self.new_op_id();
         let trace = Trace { path: Some("inject"), sent: Some(method), ..Trace::default() };
         self.ops.insert(op_id, Op { session_id: session_id.into(), content, message_id: Some(message_id.into()), stage, trace });
-        let request = self.requests.issue(op_id, method, params, Some(self.timeouts.request_ms), false, now);
-        self.actions.push_back(Action::Send(request));
+        self.request(op_id, method, params, Some(self.timeouts.request_ms), false, now);
         op_id
     }
 
