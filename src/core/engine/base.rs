@@ -116,11 +116,15 @@ impl<D: Dialect> Engine<D> {
     ///
     /// ```
     /// # use renderer_steering::core::codexhost::CodexhostEngine;
+    /// # use renderer_steering::core::acp::AcpEngine;
     /// let mut e = CodexhostEngine::new(Default::default());
     /// e.decide("t", "x", 0).unwrap();
     /// e.dispose();
     /// assert_eq!(e.decide("t", "x", 0).unwrap_err().failure.kind(), "disposed");
     /// assert_eq!(e.live_state(), 0);
+    /// let mut a = AcpEngine::new(Default::default(), false);
+    /// a.dispose();
+    /// assert_eq!(a.send("s", vec![], 0).unwrap_err().failure.kind(), "disposed");
     /// ```
     pub fn dispose(&mut self) {
         self.disposed = true;
