@@ -9,11 +9,11 @@
 //! assert_eq!(e.composer("s").mode, InputMode::Direct);
 //! ```
 
-pub mod capabilities;
+pub(crate) mod capabilities;
 mod engine;
-pub mod outcome;
-pub mod session;
-pub mod wire;
+pub(crate) mod outcome;
+pub(crate) mod session;
+pub(crate) mod wire;
 
 pub use capabilities::{Capabilities, SteerPath};
 pub use engine::{AcpEngine, PromptVerdict};
