@@ -87,8 +87,18 @@ impl AcpEngine {
     ///
     /// ```
     /// # use renderer_steering::core::acp::AcpEngine;
+    /// # use renderer_steering::core::{requests::HostAnswer, Action};
+    /// # use serde_json::json;
     /// let mut e = AcpEngine::new(Default::default(), false);
-    /// e.update("s", &serde_json::json!({"sessionUpdate": "agent_message_chunk"}));
+    /// e.initialized(&json!({ "agentCapabilities": { "session": { "inject": { "modes": ["steer"] } } } }));
+    /// e.prompt_sent("s");
+    /// e.send("s", vec![json!({"type": "text", "text": "hi"})], 0).unwrap();
+    /// let id = std::iter::from_fn(|| e.poll_action())
+    ///     .find_map(|a| match a { Action::Send(r) => Some(r.id), _ => None }).unwrap();
+    /// e.handle_answer(id, HostAnswer::Result(json!({ "messageId": "m1" })), 1);
+    /// assert_eq!(e.composer("s").pending_injects, ["m1"]);
+    /// e.update("s", &json!({ "sessionUpdate": "user_message", "messageId": "m1" }));
+    /// assert!(e.composer("s").pending_injects.is_empty());
     /// ```
     pub fn update(&mut self, session_id: &str, update: &Value) {
         let Ok(echo) = UserMessageEcho::deserialize(update) else { return };
@@ -110,7 +120,9 @@ impl AcpEngine {
     ///
     /// ```
     /// # use renderer_steering::core::acp::AcpEngine;
-    /// AcpEngine::new(Default::default(), false).session_idle("s", 0);
+    /// let mut e = AcpEngine::new(Default::default(), false);
+    /// e.session_idle("s", 0);
+    /// assert_eq!(e.live_state(), 0, "an unknown session is not created");
     /// ```
     pub fn session_idle(&mut self, session_id: &str, now: u64) {
         if let Some(session) = self.dialect.sessions.get_mut(session_id) {
@@ -127,7 +139,16 @@ impl AcpEngine {
     ///
     /// ```
     /// # use renderer_steering::core::acp::AcpEngine;
-    /// AcpEngine::new(Default::default(), false).session_replaced("s");
+    /// # use renderer_steering::core::Action;
+    /// let mut e = AcpEngine::new(Default::default(), false);
+    /// e.initialized(&serde_json::json!({}));
+    /// e.prompt_sent("s");
+    /// e.send("s", vec![serde_json::json!({"type": "text", "text": "hi"})], 0).unwrap();
+    /// e.session_replaced("s");
+    /// let failed = std::iter::from_fn(|| e.poll_action())
+    ///     .find_map(|a| match a { Action::Complete { result: Err(err), .. } => Some(err), _ => None }).unwrap();
+    /// assert_eq!(failed.failure.kind(), "sessionReplaced");
+    /// assert_eq!(failed.draft[0]["text"], "hi");
     /// ```
     pub fn session_replaced(&mut self, session_id: &str) {
         self.drop_session(session_id, Failure::session_replaced(), false);

@@ -8,7 +8,9 @@ impl CodexhostEngine {
     ///
     /// ```
     /// # use renderer_steering::core::codexhost::CodexhostEngine;
-    /// CodexhostEngine::new(Default::default()).connection_replaced();
+    /// let mut e = CodexhostEngine::new(Default::default());
+    /// e.connection_replaced();
+    /// assert_eq!((e.remembered_owners(), e.live_state()), (0, 0));
     /// ```
     pub fn connection_replaced(&mut self) {
         self.dialect.knowledge.connection_replaced();
