@@ -2,6 +2,7 @@
 //! path, what each answer means, and how an op ends.
 
 mod composer;
+mod injects;
 mod lifecycle;
 mod prompts;
 
