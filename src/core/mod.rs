@@ -6,8 +6,11 @@
 //! - [`content`]: validating a draft and handing it back untouched;
 //! - [`flight`]: one steer in flight per thread/session, FIFO queue, dedupe;
 //! - [`requests`]: every host call is bounded by a deadline;
-//! - [`action`]: what an engine asks its driver to do;
-//! - [`error`] and [`trace`]: typed failures that carry the draft and the
+//! - `engine`: the engine base both dialects share (`Engine<D: Dialect>`:
+//!   the ops, lanes, pending requests and action queue, the one place an op
+//!   finishes, and the one [`driven::Driven`] implementation);
+//! - `action`: what an engine asks its driver to do ([`Action`]);
+//! - [`error`] and `trace`: typed failures that carry the draft and the
 //!   decision trace.
 //!
 //! ```
@@ -16,17 +19,18 @@
 //! ```
 
 pub mod acp;
-pub mod action;
+pub(crate) mod action;
 pub mod codexhost;
 pub mod content;
 pub mod driven;
+pub(crate) mod engine;
 pub mod error;
 pub mod flight;
-pub mod json_rpc;
+pub(crate) mod json_rpc;
 pub mod requests;
 pub mod sorted_map;
 pub mod timeouts;
-pub mod trace;
+pub(crate) mod trace;
 
 pub use action::{Action, OpId, OutgoingRequest};
 pub use error::{Failure, SteeringError};

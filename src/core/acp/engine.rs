@@ -1,7 +1,12 @@
 //! The ACP state machine: admission (FIFO, one steer in flight), dispatch by
-//! path, and what each answer means.
+//! path, what each answer means, and how an op ends.
 
-use std::collections::VecDeque;
+mod composer;
+mod injects;
+mod lifecycle;
+mod prompts;
+
+pub use lifecycle::PromptVerdict;
 
 use serde_json::{json, Value};
 
@@ -11,15 +16,15 @@ use super::session::{ComposerState, Handoff, Session};
 use crate::core::action::{Action, OpId};
 use crate::core::content::check_acp_blocks;
 use crate::core::error::{Failure, SteeringError};
-use crate::core::flight::{Admission, Lanes, Ticket};
-use crate::core::json_rpc::RequestId;
-use crate::core::requests::{HostAnswer, Pending, PendingRequests};
+use crate::core::flight::{Admission, Ticket};
+use crate::core::engine::{Dialect, Engine};
+use crate::core::requests::{HostAnswer, Pending};
 use crate::core::sorted_map::{SortedMap, SortedSet};
 use crate::core::timeouts::Timeouts;
 use crate::core::trace::Trace;
 
 #[derive(Debug, Clone, Copy, PartialEq)]
-pub(super) enum Stage {
+enum Stage {
     Queued { must_prompt: bool },
     Steering(SteerPath),
     Prompting { handoff: bool },
@@ -27,13 +32,29 @@ pub(super) enum Stage {
     Replacing,
 }
 
+/// One submission in progress.
 #[derive(Debug)]
-pub(super) struct Op {
-    pub(super) session_id: String,
-    pub(super) content: Vec<Value>,
-    pub(super) message_id: Option<String>,
-    pub(super) stage: Stage,
-    pub(super) trace: Trace,
+pub struct Op {
+    session_id: String,
+    content: Vec<Value>,
+    /// The inject a revoke or replace works on.
+    message_id: Option<String>,
+    stage: Stage,
+    trace: Trace,
+}
+
+/// The ACP dialect's own state (the shared part is [`Engine`]).
+#[derive(Debug)]
+pub struct Acp {
+    allow_prompt_handoff: bool,
+    caps: Option<Capabilities>,
+    /// Paths that answered `-32601` on this connection (skipped from then on).
+    refused: Vec<SteerPath>,
+    sessions: SortedMap<String, Session>,
+    /// The composer state last reported per session.
+    shown: SortedMap<String, ComposerState>,
+    /// Sessions whose composer state may have changed since the last report.
+    touched: SortedSet<String>,
 }
 
 /// One ACP connection's steering engine.
@@ -45,23 +66,7 @@ pub(super) struct Op {
 /// e.initialized(&serde_json::json!({ "agentCapabilities": {} }));
 /// assert_eq!(e.composer("s").mode, InputMode::Idle);
 /// ```
-#[derive(Debug)]
-pub struct AcpEngine {
-    pub(super) timeouts: Timeouts,
-    pub(super) allow_prompt_handoff: bool,
-    pub(super) caps: Option<Capabilities>,
-    /// Paths that answered `-32601` on this connection (skipped from then on).
-    pub(super) refused: Vec<SteerPath>,
-    pub(super) sessions: SortedMap<String, Session>,
-    pub(super) lanes: Lanes,
-    pub(super) ops: SortedMap<OpId, Op>,
-    pub(super) requests: PendingRequests,
-    pub(super) actions: VecDeque<Action<AcpOutcome>>,
-    pub(super) shown: SortedMap<String, ComposerState>,
-    pub(super) touched: SortedSet<String>,
-    pub(super) next_op: u64,
-    pub(super) disposed: bool,
-}
+pub type AcpEngine = Engine<Acp>;
 
 impl AcpEngine {
     /// A fresh engine; `allow_prompt_handoff` is the app's kill-switch for the
@@ -73,21 +78,15 @@ impl AcpEngine {
     /// assert_eq!(e.live_state(), 0);
     /// ```
     pub fn new(timeouts: Timeouts, allow_prompt_handoff: bool) -> Self {
-        AcpEngine {
-            timeouts,
+        let dialect = Acp {
             allow_prompt_handoff,
             caps: None,
             refused: Vec::new(),
             sessions: SortedMap::new(),
-            lanes: Lanes::default(),
-            ops: SortedMap::new(),
-            requests: PendingRequests::default(),
-            actions: VecDeque::new(),
             shown: SortedMap::new(),
             touched: SortedSet::new(),
-            next_op: 0,
-            disposed: false,
-        }
+        };
+        Engine::with_dialect(timeouts, dialect)
     }
 
     /// The steering path in force: the most preferred advertised path that
@@ -98,8 +97,8 @@ impl AcpEngine {
     /// assert_eq!(AcpEngine::new(Default::default(), false).path(), SteerPath::Queue);
     /// ```
     pub fn path(&self) -> SteerPath {
-        let Some(caps) = self.caps else { return SteerPath::Queue };
-        caps.offered.iter().flatten().find(|p| !self.refused.contains(p)).copied().unwrap_or(SteerPath::Queue)
+        let Some(caps) = self.dialect.caps else { return SteerPath::Queue };
+        caps.offered.iter().flatten().find(|p| !self.dialect.refused.contains(p)).copied().unwrap_or(SteerPath::Queue)
     }
 
     /// Sends a user's message for `session_id`: steered into the running
@@ -114,11 +113,9 @@ impl AcpEngine {
     /// ```
     pub fn send(&mut self, session_id: &str, content: Vec<Value>, now: u64) -> Result<OpId, SteeringError> {
         let refuse = |failure| SteeringError::new(failure, content.clone(), Trace::default());
-        if self.disposed {
-            return Err(refuse(Failure::disposed()));
-        }
-        let Some(caps) = self.caps else { return Err(refuse(Failure::unavailable())) };
-        if self.sessions.get(session_id).is_some_and(|s| s.closed) {
+        self.refuse_if_disposed(&content)?;
+        let Some(caps) = self.dialect.caps else { return Err(refuse(Failure::unavailable())) };
+        if self.dialect.sessions.get(session_id).is_some_and(|s| s.closed) {
             return Err(refuse(Failure::unavailable()));
         }
         check_acp_blocks(&content, caps.images).map_err(refuse)?;
@@ -132,20 +129,15 @@ impl AcpEngine {
         if admission == Admission::Start {
             self.dispatch(op_id, now);
         } else {
-            self.actions.push_back(Action::Present { op: op_id, presentation: "queued" });
+            self.push(Action::Present { op: op_id, presentation: "queued" });
         }
-        self.touched.insert(session_id.into());
+        self.dialect.touched.insert(session_id.into());
         self.flush_changes();
         Ok(op_id)
     }
 
-    pub(super) fn session(&mut self, session_id: &str) -> &mut Session {
-        self.sessions.get_or_insert_with(session_id.to_string(), Default::default)
-    }
-
-    pub(super) fn new_op_id(&mut self) -> OpId {
-        self.next_op += 1;
-        OpId(self.next_op)
+    fn session(&mut self, session_id: &str) -> &mut Session {
+        self.dialect.sessions.get_or_insert_with(session_id.to_string(), Default::default)
     }
 
     /// Sends the op now in flight: a steer when a turn runs, else a prompt.
@@ -193,13 +185,12 @@ impl AcpEngine {
         op.trace.sent = Some(method);
         let presentation = if matches!(stage, Stage::Prompting { handoff: false }) { "prompt" } else { "steer" };
         op.trace.presented = Some(presentation);
-        self.actions.push_back(Action::Present { op: op_id, presentation });
-        let request = self.requests.issue(op_id, method, params, timeout, true, now);
-        self.actions.push_back(Action::Send(request));
+        self.push(Action::Present { op: op_id, presentation });
+        self.request(op_id, method, params, timeout, true, now);
     }
 
     /// Starts what may start in `session_id`, oldest first.
-    pub(super) fn pump(&mut self, session_id: &str, now: u64) {
+    fn pump(&mut self, session_id: &str, now: u64) {
         loop {
             if self.lanes.in_flight(session_id).is_some() {
                 return;
@@ -212,44 +203,14 @@ impl AcpEngine {
             }
             self.lanes.start_next(session_id);
             self.dispatch(head, now);
-            self.touched.insert(session_id.into());
+            self.dialect.touched.insert(session_id.into());
         }
-    }
-
-    /// Feeds the answer to request `id` (duplicates and unknown ids are ignored).
-    ///
-    /// ```
-    /// # use renderer_steering::core::acp::AcpEngine;
-    /// # use renderer_steering::core::requests::HostAnswer;
-    /// let mut e = AcpEngine::new(Default::default(), false);
-    /// e.handle_answer(renderer_steering::core::RequestId(7), HostAnswer::Timeout, 0);
-    /// assert!(e.poll_action().is_none());
-    /// ```
-    pub fn handle_answer(&mut self, id: RequestId, answer: HostAnswer, now: u64) {
-        if let Some(pending) = self.requests.settle(id) {
-            self.on_answer(pending, answer, now);
-            self.flush_changes();
-        }
-    }
-
-    /// Times out bounded requests due at `now`.
-    ///
-    /// ```
-    /// # use renderer_steering::core::acp::AcpEngine;
-    /// let mut e = AcpEngine::new(Default::default(), false);
-    /// e.handle_timeout(1_000_000);
-    /// ```
-    pub fn handle_timeout(&mut self, now: u64) {
-        for (_, pending) in self.requests.expire(now) {
-            self.on_answer(pending, HostAnswer::Timeout, now);
-        }
-        self.flush_changes();
     }
 
     fn on_answer(&mut self, pending: Pending, answer: HostAnswer, now: u64) {
         let Some(op) = self.ops.get(&pending.op) else { return };
         let (op_id, stage, session_id) = (pending.op, op.stage, op.session_id.clone());
-        self.touched.insert(session_id.clone());
+        self.dialect.touched.insert(session_id.clone());
         match stage {
             Stage::Steering(_) => match classify_steer(pending.method, &answer, pending.timeout_ms) {
                 SteerVerdict::Injected(message_id) => {
@@ -264,7 +225,7 @@ impl AcpEngine {
                     // This path is gone for the connection; the next advertised
                     // one (or the queue) takes the message, which kept its place.
                     if let Stage::Steering(path) = stage {
-                        self.refused.push(path);
+                        self.dialect.refused.push(path);
                     }
                     self.requeue(op_id, false);
                 }
@@ -287,80 +248,56 @@ impl AcpEngine {
     }
 
     /// Puts an unconsumed message back at the head of its queue.
-    pub(super) fn requeue(&mut self, op_id: OpId, must_prompt: bool) {
+    fn requeue(&mut self, op_id: OpId, must_prompt: bool) {
         let Some(op) = self.ops.get_mut(&op_id) else { return };
         op.stage = Stage::Queued { must_prompt };
         let session_id = op.session_id.clone();
         self.lanes.requeue_front(&session_id, op_id);
-        self.actions.push_back(Action::Present { op: op_id, presentation: "queued" });
+        self.push(Action::Present { op: op_id, presentation: "queued" });
     }
 
-    pub(super) fn succeed(&mut self, op_id: OpId, outcome: AcpOutcome) {
+    /// Ends `op_id` with its outcome.
+    fn succeed(&mut self, op_id: OpId, outcome: AcpOutcome) {
         if let Some(op) = self.ops.remove(&op_id) {
-            self.lanes.finish(&op.session_id, op_id);
-            self.requests.forget_op(op_id);
-            self.actions.push_back(Action::Complete { op: op_id, result: Ok(outcome) });
+            self.finish(op_id, &op.session_id, None, Ok(outcome));
         }
     }
 
-    pub(super) fn fail(&mut self, op_id: OpId, failure: Failure) {
+    /// Ends `op_id` with `failure`, its content handed back.
+    fn fail(&mut self, op_id: OpId, failure: Failure) {
         if let Some(op) = self.ops.remove(&op_id) {
-            self.lanes.finish(&op.session_id, op_id);
-            self.requests.forget_op(op_id);
-            // A message that may have reached the agent stays shown, marked unconfirmed.
-            let presentation = op.trace.path.unwrap_or("queue");
-            self.actions.push_back(match failure {
-                Failure::OutcomeUnknown(_) => Action::Unconfirmed { op: op_id, presentation },
-                _ => Action::Retract { op: op_id },
-            });
-            let error = SteeringError::new(failure, op.content, op.trace);
-            self.actions.push_back(Action::Complete { op: op_id, result: Err(error) });
+            self.fail_op(op_id, op, failure);
         }
     }
 
-    /// The next action.
-    ///
-    /// ```
-    /// # use renderer_steering::core::acp::AcpEngine;
-    /// assert!(AcpEngine::new(Default::default(), false).poll_action().is_none());
-    /// ```
-    pub fn poll_action(&mut self) -> Option<Action<AcpOutcome>> {
-        self.actions.pop_front()
-    }
-
-    /// When to call [`Self::handle_timeout`] next.
-    ///
-    /// ```
-    /// # use renderer_steering::core::acp::AcpEngine;
-    /// assert_eq!(AcpEngine::new(Default::default(), false).poll_timeout(), None);
-    /// ```
-    pub fn poll_timeout(&self) -> Option<u64> {
-        self.requests.next_deadline()
-    }
-
-    /// Ops, sessions, lanes and requests held (0 when everything settled).
-    ///
-    /// ```
-    /// # use renderer_steering::core::acp::AcpEngine;
-    /// assert_eq!(AcpEngine::new(Default::default(), false).live_state(), 0);
-    /// ```
-    pub fn live_state(&self) -> usize {
-        self.ops.len() + self.sessions.len() + self.lanes.len() + self.requests.len()
+    /// Ends an op already taken out of the engine: every ACP submission was
+    /// shown (queued, or as its path), so it is retracted, or kept
+    /// unconfirmed when it may have reached the agent.
+    fn fail_op(&mut self, op_id: OpId, op: Op, failure: Failure) {
+        let shown = op.trace.path.unwrap_or("queue");
+        let error = SteeringError::new(failure, op.content, op.trace);
+        self.finish(op_id, &op.session_id, Some(shown), Err(error));
     }
 }
 
-impl crate::core::driven::Driven for AcpEngine {
+impl Dialect for Acp {
     type Outcome = AcpOutcome;
-    fn poll_action(&mut self) -> Option<Action<AcpOutcome>> {
-        AcpEngine::poll_action(self)
+    type Op = Op;
+
+    fn on_answer(engine: &mut AcpEngine, pending: Pending, answer: HostAnswer, now: u64) {
+        engine.on_answer(pending, answer, now);
     }
-    fn poll_timeout(&self) -> Option<u64> {
-        AcpEngine::poll_timeout(self)
+
+    fn after_input(engine: &mut AcpEngine) {
+        engine.flush_changes();
     }
-    fn handle_answer(&mut self, id: RequestId, answer: HostAnswer, now: u64) {
-        AcpEngine::handle_answer(self, id, answer, now)
+
+    fn on_dispose(engine: &mut AcpEngine) {
+        engine.fail_all(|_| Failure::disposed());
+        engine.dialect.sessions.clear();
     }
-    fn handle_timeout(&mut self, now: u64) {
-        AcpEngine::handle_timeout(self, now)
+
+    fn held(&self) -> usize {
+        self.sessions.len()
     }
 }

@@ -9,17 +9,13 @@
 //! assert_eq!(e.composer("s").mode, InputMode::Direct);
 //! ```
 
-pub mod capabilities;
-mod composer;
+pub(crate) mod capabilities;
 mod engine;
-mod lifecycle;
-pub mod outcome;
-mod prompts;
-pub mod session;
-pub mod wire;
+pub(crate) mod outcome;
+pub(crate) mod session;
+pub(crate) mod wire;
 
 pub use capabilities::{Capabilities, SteerPath};
-pub use engine::AcpEngine;
-pub use lifecycle::PromptVerdict;
+pub use engine::{AcpEngine, PromptVerdict};
 pub use outcome::AcpOutcome;
 pub use session::{ComposerState, InputMode};

@@ -77,13 +77,6 @@ pub enum AcpOutcome {
 }
 
 /// How a steer request ended, whatever the path.
-///
-/// ```
-/// use renderer_steering::core::acp::outcome::{classify_steer, SteerVerdict};
-/// use renderer_steering::core::requests::HostAnswer;
-/// let v = classify_steer("_session/steering", &HostAnswer::Result(serde_json::json!({"outcome": "promptRequired", "reason": "noRunningTurn"})), None);
-/// assert_eq!(v, SteerVerdict::PromptRequired);
-/// ```
 #[derive(Debug, Clone, PartialEq)]
 pub enum SteerVerdict {
     /// Taken into the running turn (with the inject's id, if any).
@@ -101,13 +94,6 @@ pub enum SteerVerdict {
 
 
 /// Classifies the answer to `session/inject` or `_session/steering`.
-///
-/// ```
-/// use renderer_steering::core::acp::outcome::{classify_steer, SteerVerdict};
-/// use renderer_steering::core::requests::HostAnswer;
-/// let v = classify_steer("session/inject", &HostAnswer::Result(serde_json::json!({"messageId": "m"})), None);
-/// assert_eq!(v, SteerVerdict::Injected(Some("m".into())));
-/// ```
 pub fn classify_steer(method: &str, answer: &HostAnswer, timeout_ms: Option<u64>) -> SteerVerdict {
     match answer.result() {
         Err(FailedAnswer::Error(e)) if e.code == METHOD_NOT_FOUND => SteerVerdict::Unsupported,
@@ -133,17 +119,37 @@ pub fn classify_steer(method: &str, answer: &HostAnswer, timeout_ms: Option<u64>
 /// True when a prompt answer reports usage and every number in it is zero:
 /// the evidence claude-agent-acp gives for a first prompt folded into a
 /// handoff steer. An answer without usage is no evidence (read as deferred).
-///
-/// ```
-/// use renderer_steering::core::acp::outcome::folded_usage;
-/// assert!(folded_usage(&serde_json::json!({"stopReason": "end_turn", "usage": {"inputTokens": 0, "outputTokens": 0}})));
-/// assert!(!folded_usage(&serde_json::json!({"stopReason": "end_turn"})));
-/// assert!(!folded_usage(&serde_json::json!({"stopReason": "end_turn", "usage": {}})));
-/// assert!(!folded_usage(&serde_json::json!({"stopReason": "end_turn", "usage": {"outputTokens": 12}})));
-/// ```
 pub fn folded_usage(answer: &Value) -> bool {
     let usage = answer.get("usage").or_else(|| answer.get("_meta").and_then(|m| m.get("usage")));
     let Some(fields) = usage.and_then(Value::as_object) else { return false };
     let numbers: Vec<f64> = fields.values().filter_map(Value::as_f64).collect();
     !numbers.is_empty() && numbers.iter().all(|n| *n == 0.0)
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn steerverdict_1() {
+        use crate::core::acp::outcome::{classify_steer, SteerVerdict};
+        use crate::core::requests::HostAnswer;
+        let v = classify_steer("_session/steering", &HostAnswer::Result(serde_json::json!({"outcome": "promptRequired", "reason": "noRunningTurn"})), None);
+        assert_eq!(v, SteerVerdict::PromptRequired);
+    }
+
+    #[test]
+    fn classify_steer_2() {
+        use crate::core::acp::outcome::{classify_steer, SteerVerdict};
+        use crate::core::requests::HostAnswer;
+        let v = classify_steer("session/inject", &HostAnswer::Result(serde_json::json!({"messageId": "m"})), None);
+        assert_eq!(v, SteerVerdict::Injected(Some("m".into())));
+    }
+
+    #[test]
+    fn folded_usage_3() {
+        use crate::core::acp::outcome::folded_usage;
+        assert!(folded_usage(&serde_json::json!({"stopReason": "end_turn", "usage": {"inputTokens": 0, "outputTokens": 0}})));
+        assert!(!folded_usage(&serde_json::json!({"stopReason": "end_turn"})));
+        assert!(!folded_usage(&serde_json::json!({"stopReason": "end_turn", "usage": {}})));
+        assert!(!folded_usage(&serde_json::json!({"stopReason": "end_turn", "usage": {"outputTokens": 12}})));
+    }
 }

@@ -3,14 +3,6 @@
 use serde::{Deserialize, Serialize};
 
 /// `_session/steering` outcomes. Anything else is read as [`SteeringOutcome::Unknown`].
-///
-/// ```
-/// use renderer_steering::core::acp::wire::SteeringOutcome;
-/// let o: SteeringOutcome = serde_json::from_value(serde_json::json!({"outcome": "injected"})).unwrap();
-/// assert_eq!(o, SteeringOutcome::Injected);
-/// let u: SteeringOutcome = serde_json::from_value(serde_json::json!({"outcome": "teleported"})).unwrap();
-/// assert_eq!(u, SteeringOutcome::Unknown);
-/// ```
 #[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
 #[serde(from = "SteeringOutcomeField")]
 pub enum SteeringOutcome {
@@ -46,12 +38,6 @@ impl From<SteeringOutcomeField> for SteeringOutcome {
 }
 
 /// `session/inject` and `session/replace_inject` answers.
-///
-/// ```
-/// use renderer_steering::core::acp::wire::InjectAnswer;
-/// let a: InjectAnswer = serde_json::from_value(serde_json::json!({"messageId": "m1"})).unwrap();
-/// assert_eq!(a.message_id, "m1");
-/// ```
 #[derive(Debug, Clone, Deserialize)]
 pub struct InjectAnswer {
     /// The agent's id for the pending message.
@@ -60,12 +46,6 @@ pub struct InjectAnswer {
 }
 
 /// `session/prompt` answer.
-///
-/// ```
-/// use renderer_steering::core::acp::wire::PromptAnswer;
-/// let a: PromptAnswer = serde_json::from_value(serde_json::json!({"stopReason": "end_turn"})).unwrap();
-/// assert_eq!(a.stop_reason, "end_turn");
-/// ```
 #[derive(Debug, Clone, Deserialize, Serialize)]
 pub struct PromptAnswer {
     /// Why the turn stopped.
@@ -75,13 +55,6 @@ pub struct PromptAnswer {
 
 /// A `session/update` the engine cares about: a `user_message` echo with the
 /// `messageId` of an inject.
-///
-/// ```
-/// use renderer_steering::core::acp::wire::UserMessageEcho;
-/// let u: UserMessageEcho = serde_json::from_value(serde_json::json!(
-///     {"sessionUpdate": "user_message", "messageId": "m1", "content": []})).unwrap();
-/// assert_eq!(u.message_id.as_deref(), Some("m1"));
-/// ```
 #[derive(Debug, Clone, Deserialize)]
 pub struct UserMessageEcho {
     /// `user_message` or `user_message_chunk`.
@@ -90,4 +63,38 @@ pub struct UserMessageEcho {
     /// The inject's id, when the agent echoes one.
     #[serde(default, rename = "messageId")]
     pub message_id: Option<String>,
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn steeringoutcome_1() {
+        use crate::core::acp::wire::SteeringOutcome;
+        let o: SteeringOutcome = serde_json::from_value(serde_json::json!({"outcome": "injected"})).unwrap();
+        assert_eq!(o, SteeringOutcome::Injected);
+        let u: SteeringOutcome = serde_json::from_value(serde_json::json!({"outcome": "teleported"})).unwrap();
+        assert_eq!(u, SteeringOutcome::Unknown);
+    }
+
+    #[test]
+    fn injectanswer_2() {
+        use crate::core::acp::wire::InjectAnswer;
+        let a: InjectAnswer = serde_json::from_value(serde_json::json!({"messageId": "m1"})).unwrap();
+        assert_eq!(a.message_id, "m1");
+    }
+
+    #[test]
+    fn promptanswer_3() {
+        use crate::core::acp::wire::PromptAnswer;
+        let a: PromptAnswer = serde_json::from_value(serde_json::json!({"stopReason": "end_turn"})).unwrap();
+        assert_eq!(a.stop_reason, "end_turn");
+    }
+
+    #[test]
+    fn usermessageecho_4() {
+        use crate::core::acp::wire::UserMessageEcho;
+        let u: UserMessageEcho = serde_json::from_value(serde_json::json!(
+            {"sessionUpdate": "user_message", "messageId": "m1", "content": []})).unwrap();
+        assert_eq!(u.message_id.as_deref(), Some("m1"));
+    }
 }

@@ -257,6 +257,7 @@ impl Knowledge {
     /// # use renderer_steering::core::codexhost::decision::Knowledge;
     /// let mut k = Knowledge::default();
     /// k.connection_replaced();
+    /// assert!(!k.deduplicates(), "a new connection has not shown it deduplicates");
     /// ```
     pub fn connection_replaced(&mut self) {
         self.unsupported.clear();

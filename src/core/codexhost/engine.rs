@@ -1,9 +1,7 @@
 //! The codexhost state machine: validate -> decide -> present -> send ->
 //! reconcile, or retract and hand the draft back.
 
-use std::collections::VecDeque;
-
-use serde_json::{json, Value};
+use serde_json::json;
 
 use super::decision::{Knowledge, Probe, Step};
 use super::outcome::{CodexhostOutcome, Decision, SteerOutcome, Submitted};
@@ -13,10 +11,11 @@ use super::wire::Delivery;
 use crate::core::action::{Action, OpId};
 use crate::core::content::steer_text;
 use crate::core::error::{Failure, SteeringError};
-use crate::core::flight::{Admission, Lanes, Ticket};
+use crate::core::flight::{Admission, Ticket};
 use crate::core::json_rpc::RequestId;
-use crate::core::requests::{HostAnswer, Pending, PendingRequests};
-use crate::core::sorted_map::{SortedMap, SortedSet};
+use crate::core::engine::{Dialect, Engine};
+use crate::core::requests::{HostAnswer, Pending};
+use crate::core::sorted_map::SortedSet;
 use crate::core::timeouts::Timeouts;
 use crate::core::trace::{ProbeAnswer, Trace};
 
@@ -32,13 +31,22 @@ enum Stage {
     Sending { shown: Delivery, method: &'static str },
 }
 
+/// One submission in progress.
 #[derive(Debug)]
-struct Op {
+pub struct Op {
     thread_id: String,
     text: String,
     steer: Option<SteerRequest>,
     trace: Trace,
     stage: Stage,
+}
+
+/// The codexhost dialect's own state (the shared part is [`Engine`]).
+#[derive(Debug, Default)]
+pub struct Codexhost {
+    knowledge: Knowledge,
+    followers: SortedSet<String>,
+    recent: RecentMessages,
 }
 
 /// One codexhost connection's steering engine.
@@ -49,19 +57,7 @@ struct Op {
 /// let engine = CodexhostEngine::new(Timeouts::default());
 /// assert_eq!(engine.live_state(), 0);
 /// ```
-#[derive(Debug)]
-pub struct CodexhostEngine {
-    timeouts: Timeouts,
-    knowledge: Knowledge,
-    lanes: Lanes,
-    requests: PendingRequests,
-    ops: SortedMap<OpId, Op>,
-    followers: SortedSet<String>,
-    recent: RecentMessages,
-    actions: VecDeque<Action<CodexhostOutcome>>,
-    next_op: u64,
-    disposed: bool,
-}
+pub type CodexhostEngine = Engine<Codexhost>;
 
 impl CodexhostEngine {
     /// A fresh engine for one connection.
@@ -72,18 +68,7 @@ impl CodexhostEngine {
     /// assert_eq!(e.poll_timeout(), None);
     /// ```
     pub fn new(timeouts: Timeouts) -> Self {
-        CodexhostEngine {
-            timeouts,
-            knowledge: Knowledge::default(),
-            lanes: Lanes::default(),
-            requests: PendingRequests::default(),
-            ops: SortedMap::new(),
-            followers: SortedSet::new(),
-            recent: RecentMessages::default(),
-            actions: VecDeque::new(),
-            next_op: 0,
-            disposed: false,
-        }
+        Engine::with_dialect(timeouts, Codexhost::default())
     }
 
     /// Asks how a draft would be delivered; sends no steer.
@@ -122,15 +107,15 @@ impl CodexhostEngine {
         if request.pending_turn_start {
             return Err(refuse(Failure::pending_turn_start()));
         }
-        if self.followers.contains(&request.thread_id) {
+        if self.dialect.followers.contains(&request.thread_id) {
             return Err(refuse(Failure::follower()));
         }
         let op = self.new_op_id();
-        let resubmission = self.recent.resubmission(&request.thread_id, request.client_user_message_id.as_deref());
+        let resubmission = self.dialect.recent.resubmission(&request.thread_id, request.client_user_message_id.as_deref());
         if let Resubmission::AlreadyDelivered(mut outcome) = resubmission {
             // One message id, one delivery: the earlier result, nothing sent.
             outcome.trace = Trace { path: Some("alreadyDelivered"), ..Trace::default() };
-            self.actions.push_back(Action::Complete { op, result: Ok(CodexhostOutcome::Steered(outcome)) });
+            self.push(Action::Complete { op, result: Ok(CodexhostOutcome::Steered(outcome)) });
             return Ok(Submitted::Started(op));
         }
         let ticket = Ticket { op, message_id: request.client_user_message_id.clone(), draft: draft.clone() };
@@ -159,9 +144,9 @@ impl CodexhostEngine {
     /// ```
     pub fn set_follower(&mut self, thread_id: &str, follower: bool) {
         if follower {
-            self.followers.insert(thread_id.into());
+            self.dialect.followers.insert(thread_id.into());
         } else {
-            self.followers.remove(thread_id);
+            self.dialect.followers.remove(thread_id);
         }
     }
 
@@ -173,25 +158,8 @@ impl CodexhostEngine {
     /// assert_eq!(CodexhostEngine::new(Default::default()).thread_of(RequestId(1)), None);
     /// ```
     pub fn thread_of(&self, id: RequestId) -> Option<&str> {
-        let op = self.requests.get(id)?.op;
+        let op = self.op_of(id)?;
         self.ops.get(&op).map(|o| o.thread_id.as_str())
-    }
-
-    /// Feeds the host's answer to request `id`. Unknown or settled ids
-    /// (duplicates, answers after a timeout or dispose) are ignored.
-    ///
-    /// ```
-    /// # use renderer_steering::core::codexhost::CodexhostEngine;
-    /// # use renderer_steering::core::requests::HostAnswer;
-    /// # use renderer_steering::core::RequestId;
-    /// let mut e = CodexhostEngine::new(Default::default());
-    /// e.handle_answer(RequestId(42), HostAnswer::Timeout, 0);
-    /// assert!(e.poll_action().is_none());
-    /// ```
-    pub fn handle_answer(&mut self, id: RequestId, answer: HostAnswer, now: u64) {
-        if let Some(pending) = self.requests.settle(id) {
-            self.on_answer(pending, answer, now);
-        }
     }
 
     fn on_answer(&mut self, pending: Pending, answer: HostAnswer, now: u64) {
@@ -202,7 +170,7 @@ impl CodexhostEngine {
             Stage::Deciding(probe) => {
                 op.stage = Stage::Deciding(probe);
                 op.trace.record_probe(probe.method(), probe_answer(&answer));
-                let step = self.knowledge.learn(probe, &op.thread_id, &answer, pending.timeout_ms);
+                let step = self.dialect.knowledge.learn(probe, &op.thread_id, &answer, pending.timeout_ms);
                 self.advance(op_id, op, step, now);
             }
             Stage::Sending { shown, method } => {
@@ -216,72 +184,20 @@ impl CodexhostEngine {
                     Ok((turn_id, delivery)) => {
                         op.trace.host_delivery = Some(delivery.as_str());
                         if delivery != shown {
-                            self.actions.push_back(Action::Reconcile { op: op_id, from: shown.as_str(), to: delivery.as_str() });
+                            self.push(Action::Reconcile { op: op_id, from: shown.as_str(), to: delivery.as_str() });
                         }
                         let outcome = SteerOutcome { turn_id, delivery, presented: shown, trace: op.trace.clone() };
                         self.delivered(op_id, &op, outcome);
                     }
                     Err(failure @ Failure::OutcomeUnknown(_)) => self.unknown_outcome(op_id, &op, failure),
-                    Err(failure) => {
-                        self.actions.push_back(Action::Retract { op: op_id });
-                        self.fail(op_id, &op, failure);
-                    }
+                    Err(failure) => self.fail(op_id, &op, failure, Some(shown.as_str())),
                 }
             }
         }
     }
 
-    /// Times out every request whose deadline is at or before `now`.
-    ///
-    /// ```
-    /// # use renderer_steering::core::codexhost::CodexhostEngine;
-    /// let mut e = CodexhostEngine::new(Default::default());
-    /// e.decide("t", "x", 0).unwrap();
-    /// e.handle_timeout(10_000);
-    /// assert!(e.poll_action().is_some());
-    /// ```
-    pub fn handle_timeout(&mut self, now: u64) {
-        for (_, pending) in self.requests.expire(now) {
-            self.on_answer(pending, HostAnswer::Timeout, now);
-        }
-    }
-
-    /// When the driver must call [`Self::handle_timeout`] next.
-    ///
-    /// ```
-    /// # use renderer_steering::core::codexhost::CodexhostEngine;
-    /// let mut e = CodexhostEngine::new(Default::default());
-    /// e.decide("t", "x", 5).unwrap();
-    /// assert_eq!(e.poll_timeout(), Some(10_005));
-    /// ```
-    pub fn poll_timeout(&self) -> Option<u64> {
-        self.requests.next_deadline()
-    }
-
-    /// The next action for the driver.
-    ///
-    /// ```
-    /// # use renderer_steering::core::codexhost::CodexhostEngine;
-    /// assert!(CodexhostEngine::new(Default::default()).poll_action().is_none());
-    /// ```
-    pub fn poll_action(&mut self) -> Option<Action<CodexhostOutcome>> {
-        self.actions.pop_front()
-    }
-
-    fn new_op_id(&mut self) -> OpId {
-        self.next_op += 1;
-        OpId(self.next_op)
-    }
-
-    fn refuse_if_disposed(&self, draft: &[Value]) -> Result<(), SteeringError> {
-        if self.disposed {
-            return Err(SteeringError::new(Failure::disposed(), draft.to_vec(), Trace::default()));
-        }
-        Ok(())
-    }
-
     fn begin(&mut self, op_id: OpId, mut op: Op, now: u64) {
-        let step = self.knowledge.first_step(&op.thread_id);
+        let step = self.dialect.knowledge.first_step(&op.thread_id);
         if matches!(step, Step::Decided(_)) {
             op.trace.path = Some("cachedOwner");
         }
@@ -292,12 +208,11 @@ impl CodexhostEngine {
         match step {
             Step::Ask(probe) => {
                 let params = probe.params(&op.thread_id, &op.text);
-                let request = self.requests.issue(op_id, probe.method(), params, Some(self.timeouts.decide_ms), false, now);
+                self.request(op_id, probe.method(), params, Some(self.timeouts.decide_ms), false, now);
                 op.stage = Stage::Deciding(probe);
-                self.actions.push_back(Action::Send(request));
                 self.ops.insert(op_id, op);
             }
-            Step::Fail(failure) => self.fail(op_id, &op, failure),
+            Step::Fail(failure) => self.fail(op_id, &op, failure, None),
             Step::Decided(delivery) => {
                 if let (Stage::Deciding(probe), None) = (&op.stage, op.trace.path) {
                     // A probe that answered decided; one that was missing left it to the cached owner.
@@ -312,11 +227,11 @@ impl CodexhostEngine {
     fn send(&mut self, op_id: OpId, mut op: Op, delivery: Delivery, now: u64) {
         let Some(request) = op.steer.take() else {
             let decision = Decision { delivery, trace: op.trace.clone() };
-            return self.complete(op_id, &op, Ok(CodexhostOutcome::Decided(decision)));
+            return self.finish(op_id, &op.thread_id, None, Ok(CodexhostOutcome::Decided(decision)));
         };
-        if self.followers.contains(&op.thread_id) {
+        if self.dialect.followers.contains(&op.thread_id) {
             op.steer = Some(request);
-            return self.fail(op_id, &op, Failure::follower());
+            return self.fail(op_id, &op, Failure::follower(), None);
         }
         let (method, params, shown) = request.call(delivery);
         let timeout = request.steer_timeout_ms.unwrap_or(self.timeouts.steer_ms);
@@ -324,29 +239,23 @@ impl CodexhostEngine {
         op.trace.sent = Some(method);
         op.stage = Stage::Sending { shown, method };
         op.steer = Some(request);
-        self.actions.push_back(Action::Present { op: op_id, presentation: shown.as_str() });
-        let outgoing = self.requests.issue(op_id, method, params, Some(timeout), true, now);
-        self.actions.push_back(Action::Send(outgoing));
+        self.push(Action::Present { op: op_id, presentation: shown.as_str() });
+        self.request(op_id, method, params, Some(timeout), true, now);
         self.ops.insert(op_id, op);
     }
 
-    fn fail(&mut self, op_id: OpId, op: &Op, failure: Failure) {
+    /// Ends `op` with `failure` (its draft handed back); `shown` is what
+    /// the user sees of it, if anything (see [`Engine::finish`]).
+    fn fail(&mut self, op_id: OpId, op: &Op, failure: Failure, shown: Option<&'static str>) {
         let draft = match &op.steer {
             Some(request) => request.input.clone(),
             None => vec![json!({ "type": "text", "text": op.text })],
         };
         let message_id = op.steer.as_ref().and_then(|r| r.client_user_message_id.clone());
         let error = SteeringError::new(failure, draft, op.trace.clone()).with_message_id(message_id);
-        self.complete(op_id, op, Err(error));
+        self.finish(op_id, &op.thread_id, shown, Err(error));
     }
 
-    fn complete(&mut self, op_id: OpId, op: &Op, result: Result<CodexhostOutcome, SteeringError>) {
-        if op.steer.is_some() {
-            self.lanes.finish(&op.thread_id, op_id);
-        }
-        self.requests.forget_op(op_id);
-        self.actions.push_back(Action::Complete { op: op_id, result });
-    }
 }
 
 fn probe_answer(answer: &HostAnswer) -> ProbeAnswer {
@@ -360,18 +269,15 @@ fn probe_answer(answer: &HostAnswer) -> ProbeAnswer {
     }
 }
 
-impl crate::core::driven::Driven for CodexhostEngine {
+impl Dialect for Codexhost {
     type Outcome = CodexhostOutcome;
-    fn poll_action(&mut self) -> Option<Action<CodexhostOutcome>> {
-        CodexhostEngine::poll_action(self)
+    type Op = Op;
+
+    fn on_answer(engine: &mut CodexhostEngine, pending: Pending, answer: HostAnswer, now: u64) {
+        engine.on_answer(pending, answer, now);
     }
-    fn poll_timeout(&self) -> Option<u64> {
-        CodexhostEngine::poll_timeout(self)
-    }
-    fn handle_answer(&mut self, id: RequestId, answer: HostAnswer, now: u64) {
-        CodexhostEngine::handle_answer(self, id, answer, now)
-    }
-    fn handle_timeout(&mut self, now: u64) {
-        CodexhostEngine::handle_timeout(self, now)
+
+    fn on_dispose(engine: &mut CodexhostEngine) {
+        engine.dispose_ops();
     }
 }

@@ -11,8 +11,8 @@ pub mod decision;
 mod engine;
 mod outcome;
 pub mod recent;
-pub mod request;
-pub mod wire;
+pub(crate) mod request;
+pub(crate) mod wire;
 
 pub use engine::CodexhostEngine;
 pub use outcome::{CodexhostOutcome, Decision, SteerOutcome, Submitted};

@@ -106,14 +106,6 @@ impl SteerRequest {
 
 /// Reads the answer to the call made by [`SteerRequest::call`]: the turn id
 /// and the delivery the host reports (the shown one when it reports none).
-///
-/// ```
-/// use renderer_steering::core::codexhost::request::read_answer;
-/// use renderer_steering::core::codexhost::Delivery;
-/// let v = serde_json::json!({"turnId": "t2", "delivery": "newTurn"});
-/// assert_eq!(read_answer("turn/steer", &v, Delivery::ActiveTurn).unwrap(), ("t2".into(), Delivery::NewTurn));
-/// assert!(read_answer("turn/steer", &serde_json::json!({"turnId": ""}), Delivery::ActiveTurn).is_err());
-/// ```
 pub fn read_answer(method: &str, value: &Value, shown: Delivery) -> Result<(String, Delivery), Failure> {
     let malformed = |detail: String| Failure::malformed(method, detail);
     let (turn_id, delivery) = if method == "turn/start" {
@@ -127,4 +119,16 @@ pub fn read_answer(method: &str, value: &Value, shown: Delivery) -> Result<(Stri
         return Err(malformed("empty turn id".into()));
     }
     Ok((turn_id, delivery))
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn read_answer_1() {
+        use crate::core::codexhost::request::read_answer;
+        use crate::core::codexhost::Delivery;
+        let v = serde_json::json!({"turnId": "t2", "delivery": "newTurn"});
+        assert_eq!(read_answer("turn/steer", &v, Delivery::ActiveTurn).unwrap(), ("t2".into(), Delivery::NewTurn));
+        assert!(read_answer("turn/steer", &serde_json::json!({"turnId": ""}), Delivery::ActiveTurn).is_err());
+    }
 }

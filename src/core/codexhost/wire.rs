@@ -40,12 +40,6 @@ impl Delivery {
 }
 
 /// `codexhost/thread/steering/inspect` result.
-///
-/// ```
-/// use renderer_steering::core::codexhost::wire::InspectAnswer;
-/// let a: InspectAnswer = serde_json::from_value(serde_json::json!({"delivery": "newTurn"})).unwrap();
-/// assert_eq!(a.delivery.as_str(), "newTurn");
-/// ```
 #[derive(Debug, Clone, Deserialize)]
 pub struct InspectAnswer {
     /// The host's decision.
@@ -53,16 +47,6 @@ pub struct InspectAnswer {
 }
 
 /// Owner of a thread.
-///
-/// ```
-/// use renderer_steering::core::codexhost::wire::Owner;
-/// let o: Owner = serde_json::from_value(serde_json::json!({"owner": "external", "harnessId": "claude"})).unwrap();
-/// assert!(matches!(o, Owner::External { .. }));
-/// let unknown = serde_json::json!({"owner": "martian"});
-/// assert!(serde_json::from_value::<Owner>(unknown).is_err());
-/// let nameless = serde_json::json!({"owner": "external"});
-/// assert!(serde_json::from_value::<Owner>(nameless).is_err());
-/// ```
 #[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
 #[serde(try_from = "OwnerFields")]
 pub enum Owner {
@@ -99,12 +83,6 @@ impl TryFrom<OwnerFields> for Owner {
 }
 
 /// One row of `codexhost/thread/ownership/list`.
-///
-/// ```
-/// use renderer_steering::core::codexhost::wire::OwnershipRow;
-/// let r: OwnershipRow = serde_json::from_value(serde_json::json!({"threadId": "t", "owner": "codex"})).unwrap();
-/// assert_eq!(r.thread_id, "t");
-/// ```
 #[derive(Debug, Clone, Deserialize)]
 #[serde(try_from = "OwnershipRowFields")]
 pub struct OwnershipRow {
@@ -133,12 +111,6 @@ impl TryFrom<OwnershipRowFields> for OwnershipRow {
 }
 
 /// `codexhost/thread/ownership/list` result.
-///
-/// ```
-/// use renderer_steering::core::codexhost::wire::OwnershipAnswer;
-/// let a: OwnershipAnswer = serde_json::from_value(serde_json::json!({"threads": []})).unwrap();
-/// assert!(a.threads.is_empty());
-/// ```
 #[derive(Debug, Clone, Deserialize)]
 pub struct OwnershipAnswer {
     /// Rows for the asked ids.
@@ -146,13 +118,6 @@ pub struct OwnershipAnswer {
 }
 
 /// The part of `thread/read` the native check reads.
-///
-/// ```
-/// use renderer_steering::core::codexhost::wire::ThreadReadAnswer;
-/// let a: ThreadReadAnswer = serde_json::from_value(serde_json::json!(
-///     {"thread": {"id": "t", "modelProvider": "openai", "cliVersion": "0.9"}})).unwrap();
-/// assert!(a.is_native("t"));
-/// ```
 #[derive(Debug, Clone, Deserialize)]
 pub struct ThreadReadAnswer {
     /// The thread.
@@ -160,12 +125,6 @@ pub struct ThreadReadAnswer {
 }
 
 /// Thread metadata from `thread/read`.
-///
-/// ```
-/// use renderer_steering::core::codexhost::wire::ThreadMeta;
-/// let m: ThreadMeta = serde_json::from_value(serde_json::json!({"id": "t"})).unwrap();
-/// assert!(m.model_provider.is_null());
-/// ```
 #[derive(Debug, Clone, Deserialize)]
 pub struct ThreadMeta {
     /// Thread id.
@@ -181,13 +140,6 @@ pub struct ThreadMeta {
 impl ThreadReadAnswer {
     /// Native only if the id matches and both fields are non-empty strings
     /// other than `"codexhost"`.
-    ///
-    /// ```
-    /// # use renderer_steering::core::codexhost::wire::ThreadReadAnswer;
-    /// let a: ThreadReadAnswer = serde_json::from_value(serde_json::json!(
-    ///     {"thread": {"id": "t", "modelProvider": "codexhost", "cliVersion": "1"}})).unwrap();
-    /// assert!(!a.is_native("t"));
-    /// ```
     pub fn is_native(&self, thread_id: &str) -> bool {
         let real = |v: &Value| v.as_str().is_some_and(|s| !s.is_empty() && s != "codexhost");
         self.thread.id == thread_id && real(&self.thread.model_provider) && real(&self.thread.cli_version)
@@ -195,13 +147,6 @@ impl ThreadReadAnswer {
 }
 
 /// `turn/steer` result. `delivery` may only be `activeTurn` or `newTurn`.
-///
-/// ```
-/// use renderer_steering::core::codexhost::wire::SteerAnswer;
-/// let a: SteerAnswer = serde_json::from_value(serde_json::json!({"turnId": "t2", "delivery": "newTurn"})).unwrap();
-/// assert_eq!(a.turn_id, "t2");
-/// assert!(serde_json::from_value::<SteerAnswer>(serde_json::json!({"turnId": "t2", "delivery": "official"})).is_err());
-/// ```
 #[derive(Debug, Clone, Deserialize)]
 pub struct SteerAnswer {
     /// The turn that now holds the input.
@@ -213,11 +158,6 @@ pub struct SteerAnswer {
 }
 
 /// The deliveries a host may report in a `turn/steer` answer.
-///
-/// ```
-/// use renderer_steering::core::codexhost::wire::HostDelivery;
-/// assert_eq!(HostDelivery::ActiveTurn.as_delivery().as_str(), "activeTurn");
-/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub enum HostDelivery {
@@ -229,11 +169,6 @@ pub enum HostDelivery {
 
 impl HostDelivery {
     /// As a [`Delivery`].
-    ///
-    /// ```
-    /// # use renderer_steering::core::codexhost::wire::HostDelivery;
-    /// assert_eq!(HostDelivery::NewTurn.as_delivery().as_str(), "newTurn");
-    /// ```
     pub fn as_delivery(self) -> Delivery {
         match self {
             HostDelivery::ActiveTurn => Delivery::ActiveTurn,
@@ -243,12 +178,6 @@ impl HostDelivery {
 }
 
 /// `turn/start` result (only the id is read).
-///
-/// ```
-/// use renderer_steering::core::codexhost::wire::TurnStartAnswer;
-/// let a: TurnStartAnswer = serde_json::from_value(serde_json::json!({"turn": {"id": "t9", "status": "inProgress"}})).unwrap();
-/// assert_eq!(a.turn.id, "t9");
-/// ```
 #[derive(Debug, Clone, Deserialize)]
 pub struct TurnStartAnswer {
     /// The started turn.
@@ -256,14 +185,100 @@ pub struct TurnStartAnswer {
 }
 
 /// A turn reference.
-///
-/// ```
-/// use renderer_steering::core::codexhost::wire::TurnRef;
-/// let t: TurnRef = serde_json::from_value(serde_json::json!({"id": "x"})).unwrap();
-/// assert_eq!(t.id, "x");
-/// ```
 #[derive(Debug, Clone, Deserialize)]
 pub struct TurnRef {
     /// Turn id.
     pub id: String,
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn inspectanswer_1() {
+        use crate::core::codexhost::wire::InspectAnswer;
+        let a: InspectAnswer = serde_json::from_value(serde_json::json!({"delivery": "newTurn"})).unwrap();
+        assert_eq!(a.delivery.as_str(), "newTurn");
+    }
+
+    #[test]
+    fn owner_2() {
+        use crate::core::codexhost::wire::Owner;
+        let o: Owner = serde_json::from_value(serde_json::json!({"owner": "external", "harnessId": "claude"})).unwrap();
+        assert!(matches!(o, Owner::External { .. }));
+        let unknown = serde_json::json!({"owner": "martian"});
+        assert!(serde_json::from_value::<Owner>(unknown).is_err());
+        let nameless = serde_json::json!({"owner": "external"});
+        assert!(serde_json::from_value::<Owner>(nameless).is_err());
+    }
+
+    #[test]
+    fn ownershiprow_3() {
+        use crate::core::codexhost::wire::OwnershipRow;
+        let r: OwnershipRow = serde_json::from_value(serde_json::json!({"threadId": "t", "owner": "codex"})).unwrap();
+        assert_eq!(r.thread_id, "t");
+    }
+
+    #[test]
+    fn ownershipanswer_4() {
+        use crate::core::codexhost::wire::OwnershipAnswer;
+        let a: OwnershipAnswer = serde_json::from_value(serde_json::json!({"threads": []})).unwrap();
+        assert!(a.threads.is_empty());
+    }
+
+    #[test]
+    fn threadreadanswer_5() {
+        use crate::core::codexhost::wire::ThreadReadAnswer;
+        let a: ThreadReadAnswer = serde_json::from_value(serde_json::json!(
+            {"thread": {"id": "t", "modelProvider": "openai", "cliVersion": "0.9"}})).unwrap();
+        assert!(a.is_native("t"));
+    }
+
+    #[test]
+    fn threadmeta_6() {
+        use crate::core::codexhost::wire::ThreadMeta;
+        let m: ThreadMeta = serde_json::from_value(serde_json::json!({"id": "t"})).unwrap();
+        assert!(m.model_provider.is_null());
+    }
+
+    #[test]
+    fn is_native_7() {
+        use crate::core::codexhost::wire::ThreadReadAnswer;
+        let a: ThreadReadAnswer = serde_json::from_value(serde_json::json!(
+            {"thread": {"id": "t", "modelProvider": "codexhost", "cliVersion": "1"}})).unwrap();
+        assert!(!a.is_native("t"));
+    }
+
+    #[test]
+    fn steeranswer_8() {
+        use crate::core::codexhost::wire::SteerAnswer;
+        let a: SteerAnswer = serde_json::from_value(serde_json::json!({"turnId": "t2", "delivery": "newTurn"})).unwrap();
+        assert_eq!(a.turn_id, "t2");
+        assert!(serde_json::from_value::<SteerAnswer>(serde_json::json!({"turnId": "t2", "delivery": "official"})).is_err());
+    }
+
+    #[test]
+    fn hostdelivery_9() {
+        use crate::core::codexhost::wire::HostDelivery;
+        assert_eq!(HostDelivery::ActiveTurn.as_delivery().as_str(), "activeTurn");
+    }
+
+    #[test]
+    fn as_delivery_10() {
+        use crate::core::codexhost::wire::HostDelivery;
+        assert_eq!(HostDelivery::NewTurn.as_delivery().as_str(), "newTurn");
+    }
+
+    #[test]
+    fn turnstartanswer_11() {
+        use crate::core::codexhost::wire::TurnStartAnswer;
+        let a: TurnStartAnswer = serde_json::from_value(serde_json::json!({"turn": {"id": "t9", "status": "inProgress"}})).unwrap();
+        assert_eq!(a.turn.id, "t9");
+    }
+
+    #[test]
+    fn turnref_12() {
+        use crate::core::codexhost::wire::TurnRef;
+        let t: TurnRef = serde_json::from_value(serde_json::json!({"id": "x"})).unwrap();
+        assert_eq!(t.id, "x");
+    }
 }

@@ -5,7 +5,7 @@
 use serde_json::json;
 
 use super::{probe_answer, CodexhostEngine, Op, Stage};
-use crate::core::action::{Action, OpId};
+use crate::core::action::OpId;
 use crate::core::codexhost::recent::{verify, Remembered, Verified};
 use crate::core::codexhost::{CodexhostOutcome, Delivery, SteerOutcome};
 use crate::core::error::Failure;
@@ -17,9 +17,8 @@ impl CodexhostEngine {
     /// reads the thread (`thread/read` with turns) before anything is sent.
     pub(super) fn verify_first(&mut self, op_id: OpId, mut op: Op, turn_id: Option<String>, now: u64) {
         let params = json!({ "threadId": op.thread_id, "includeTurns": true });
-        let outgoing = self.requests.issue(op_id, "thread/read", params, Some(self.timeouts.decide_ms), false, now);
+        self.request(op_id, "thread/read", params, Some(self.timeouts.decide_ms), false, now);
         op.stage = Stage::Verifying { turn_id };
-        self.actions.push_back(Action::Send(outgoing));
         self.ops.insert(op_id, op);
     }
 
@@ -28,9 +27,9 @@ impl CodexhostEngine {
         if let Some(id) = op.steer.as_ref().and_then(|r| r.client_user_message_id.as_deref()) {
             // Remembered without its trace (probe answers can be large).
             let kept = SteerOutcome { trace: Trace::default(), ..outcome.clone() };
-            self.recent.remember(&op.thread_id, id, Remembered::Delivered(kept));
+            self.dialect.recent.remember(&op.thread_id, id, Remembered::Delivered(kept));
         }
-        self.complete(op_id, op, Ok(CodexhostOutcome::Steered(outcome)));
+        self.finish(op_id, &op.thread_id, None, Ok(CodexhostOutcome::Steered(outcome)));
     }
 
     /// It may have reached the host: kept on screen (unconfirmed), never
@@ -38,13 +37,12 @@ impl CodexhostEngine {
     pub(super) fn unknown_outcome(&mut self, op_id: OpId, op: &Op, failure: Failure) {
         if let Some(request) = &op.steer {
             if let Some(id) = &request.client_user_message_id {
-                let deduplicated = self.knowledge.deduplicates();
+                let deduplicated = self.dialect.knowledge.deduplicates();
                 let turn_id = request.expected_turn_id.clone();
-                self.recent.remember(&op.thread_id, id, Remembered::Unknown { deduplicated, turn_id });
+                self.dialect.recent.remember(&op.thread_id, id, Remembered::Unknown { deduplicated, turn_id });
             }
         }
-        self.actions.push_back(Action::Unconfirmed { op: op_id, presentation: op.trace.presented.unwrap_or("official") });
-        self.fail(op_id, op, failure);
+        self.fail(op_id, op, failure, Some(op.trace.presented.unwrap_or("official")));
     }
 
     /// A retry of an unconfirmed message, after reading the thread.

@@ -1,8 +1,8 @@
 //! The composer's view of a session, and change notifications.
 
-use super::capabilities::SteerPath;
-use super::engine::AcpEngine;
-use super::session::{ComposerState, InputMode, Session};
+use super::AcpEngine;
+use crate::core::acp::capabilities::SteerPath;
+use crate::core::acp::session::{ComposerState, InputMode, Session};
 use crate::core::action::Action;
 
 impl AcpEngine {
@@ -14,11 +14,11 @@ impl AcpEngine {
     /// assert_eq!(e.composer("s").hint, InputMode::Unavailable.hint());
     /// ```
     pub fn composer(&self, session_id: &str) -> ComposerState {
-        let session = self.sessions.get(session_id);
+        let session = self.dialect.sessions.get(session_id);
         let queued_ops = self.lanes.queued_ops(session_id);
         let busy = self.lanes.in_flight(session_id).is_some() || !queued_ops.is_empty();
         let running = session.is_some_and(Session::turn_running);
-        let mode = if self.caps.is_none() || self.disposed || session.is_some_and(|s| s.closed) {
+        let mode = if self.dialect.caps.is_none() || self.is_disposed() || session.is_some_and(|s| s.closed) {
             InputMode::Unavailable
         } else if !running {
             if busy { InputMode::Queue } else { InputMode::Idle }
@@ -37,18 +37,18 @@ impl AcpEngine {
 
     /// Emits `Changed` for sessions whose composer state changed; drops quiet sessions.
     pub(super) fn flush_changes(&mut self) {
-        for session_id in std::mem::take(&mut self.touched) {
+        for session_id in std::mem::take(&mut self.dialect.touched) {
             let state = self.composer(&session_id);
-            if self.shown.get(&session_id) != Some(&state) {
-                self.shown.insert(session_id.clone(), state);
-                self.actions.push_back(Action::Changed { key: session_id.clone() });
+            if self.dialect.shown.get(&session_id) != Some(&state) {
+                self.dialect.shown.insert(session_id.clone(), state);
+                self.push(Action::Changed { key: session_id.clone() });
             }
-            let quiet = self.sessions.get(&session_id).is_none_or(Session::is_quiet)
+            let quiet = self.dialect.sessions.get(&session_id).is_none_or(Session::is_quiet)
                 && self.lanes.in_flight(&session_id).is_none()
                 && self.lanes.queued_ops(&session_id).is_empty();
             if quiet {
-                self.sessions.remove(&session_id);
-                self.shown.remove(&session_id);
+                self.dialect.sessions.remove(&session_id);
+                self.dialect.shown.remove(&session_id);
             }
         }
     }

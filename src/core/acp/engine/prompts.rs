@@ -4,11 +4,11 @@
 use serde::Deserialize;
 use serde_json::Value;
 
-use super::capabilities::SteerPath;
-use super::engine::AcpEngine;
-use super::outcome::{folded_usage, AcpOutcome};
-use super::session::Handoff;
-use super::wire::PromptAnswer;
+use super::AcpEngine;
+use crate::core::acp::capabilities::SteerPath;
+use crate::core::acp::outcome::{folded_usage, AcpOutcome};
+use crate::core::acp::session::Handoff;
+use crate::core::acp::wire::PromptAnswer;
 use crate::core::action::{Action, OpId};
 use crate::core::error::Failure;
 use crate::core::requests::{FailedAnswer, HostAnswer, Pending};
@@ -29,7 +29,7 @@ impl AcpEngine {
             Ok(value) => value.clone(),
             Err(FailedAnswer::Error(e)) if handoff && e.code == crate::core::json_rpc::METHOD_NOT_FOUND => {
                 // Provably undelivered: it falls back to an ordinary queued prompt.
-                self.refused.push(SteerPath::PromptHandoff);
+                self.dialect.refused.push(SteerPath::PromptHandoff);
                 return self.requeue(op_id, true);
             }
             Err(failed) => return self.fail(op_id, failed.after_write(pending.method, pending.timeout_ms)),
@@ -75,12 +75,12 @@ impl AcpEngine {
     fn hand_back_queue(&mut self, session_id: &str) {
         for op_id in self.lanes.queued_ops(session_id) {
             let Some(op) = self.ops.remove(&op_id) else { continue };
-            self.lanes.finish(session_id, op_id);
-            self.actions.push_back(Action::Retract { op: op_id });
+            // Handed back: the queued chip goes, the content is the outcome.
+            self.push(Action::Retract { op: op_id });
             let outcome = AcpOutcome::HandedBack { reason: "turnCancelled", draft: op.content, trace: op.trace };
-            self.actions.push_back(Action::Complete { op: op_id, result: Ok(outcome) });
+            self.finish(op_id, session_id, None, Ok(outcome));
         }
-        self.touched.insert(session_id.into());
+        self.dialect.touched.insert(session_id.into());
     }
 
     /// A first prompt answered while a handoff steer is open: folded (early,

@@ -1,0 +1,207 @@
+//! What the app tells the engine about the connection and its sessions.
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+use super::{AcpEngine, Stage};
+use crate::core::acp::capabilities::Capabilities;
+use crate::core::acp::wire::UserMessageEcho;
+use crate::core::action::OpId;
+use crate::core::error::Failure;
+
+/// What the app should do with its own prompt's answer.
+///
+/// ```
+/// use renderer_steering::core::acp::PromptVerdict;
+/// let v = PromptVerdict { superseded: true };
+/// assert!(v.superseded);
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct PromptVerdict {
+    /// A handoff steer folded this turn: this early answer is not the turn's
+    /// answer and is not a completion.
+    pub superseded: bool,
+}
+
+impl AcpEngine {
+    /// The `initialize` answer arrived: pick the path, open the composer.
+    ///
+    /// ```
+    /// # use renderer_steering::core::acp::{AcpEngine, SteerPath};
+    /// let mut e = AcpEngine::new(Default::default(), false);
+    /// e.initialized(&serde_json::json!({ "agentCapabilities": { "session": { "inject": { "modes": ["queue", "steer"] } } } }));
+    /// assert_eq!(e.path(), SteerPath::Inject { replace: false });
+    /// ```
+    pub fn initialized(&mut self, answer: &Value) {
+        self.dialect.caps = Some(Capabilities::from_initialize(answer, self.dialect.allow_prompt_handoff));
+        self.dialect.refused.clear();
+        self.dialect.touched.extend(self.dialect.sessions.keys().cloned());
+        self.flush_changes();
+    }
+
+    /// The app sent its own `session/prompt` for this session: a turn runs.
+    ///
+    /// ```
+    /// # use renderer_steering::core::acp::{AcpEngine, InputMode};
+    /// let mut e = AcpEngine::new(Default::default(), false);
+    /// e.initialized(&serde_json::json!({}));
+    /// e.prompt_sent("s");
+    /// assert_eq!(e.composer("s").mode, InputMode::Queue);
+    /// ```
+    pub fn prompt_sent(&mut self, session_id: &str) {
+        self.session(session_id).open_prompts += 1;
+        self.dialect.touched.insert(session_id.into());
+        self.flush_changes();
+    }
+
+    /// The app's `session/prompt` was answered (`{ stopReason, usage? }`).
+    /// Queued messages start once no prompt is open; after `cancelled` they
+    /// are handed back instead (the user stopped the agent).
+    ///
+    /// ```
+    /// # use renderer_steering::core::acp::AcpEngine;
+    /// let mut e = AcpEngine::new(Default::default(), false);
+    /// e.initialized(&serde_json::json!({}));
+    /// e.prompt_sent("s");
+    /// assert!(!e.prompt_answered("s", &serde_json::json!({"stopReason": "end_turn"}), 0).superseded);
+    /// ```
+    pub fn prompt_answered(&mut self, session_id: &str, answer: &Value, now: u64) -> PromptVerdict {
+        let session = self.session(session_id);
+        session.open_prompts = session.open_prompts.saturating_sub(1);
+        let superseded = self.first_prompt_answered(session_id, answer);
+        let cancelled = answer.get("stopReason").and_then(Value::as_str) == Some("cancelled");
+        self.prompt_ended(session_id, cancelled);
+        self.dialect.touched.insert(session_id.into());
+        self.pump(session_id, now);
+        self.flush_changes();
+        PromptVerdict { superseded }
+    }
+
+    /// A `session/update` notification's `update` object. A `user_message`
+    /// echo with a pending inject's `messageId` marks it delivered.
+    ///
+    /// ```
+    /// # use renderer_steering::core::acp::AcpEngine;
+    /// # use renderer_steering::core::{requests::HostAnswer, Action};
+    /// # use serde_json::json;
+    /// let mut e = AcpEngine::new(Default::default(), false);
+    /// e.initialized(&json!({ "agentCapabilities": { "session": { "inject": { "modes": ["steer"] } } } }));
+    /// e.prompt_sent("s");
+    /// e.send("s", vec![json!({"type": "text", "text": "hi"})], 0).unwrap();
+    /// let id = std::iter::from_fn(|| e.poll_action())
+    ///     .find_map(|a| match a { Action::Send(r) => Some(r.id), _ => None }).unwrap();
+    /// e.handle_answer(id, HostAnswer::Result(json!({ "messageId": "m1" })), 1);
+    /// assert_eq!(e.composer("s").pending_injects, ["m1"]);
+    /// e.update("s", &json!({ "sessionUpdate": "user_message", "messageId": "m1" }));
+    /// assert!(e.composer("s").pending_injects.is_empty());
+    /// ```
+    pub fn update(&mut self, session_id: &str, update: &Value) {
+        let Ok(echo) = UserMessageEcho::deserialize(update) else { return };
+        if !matches!(echo.session_update.as_str(), "user_message" | "user_message_chunk") {
+            return;
+        }
+        let Some(id) = echo.message_id else { return };
+        if let Some(session) = self.dialect.sessions.get_mut(session_id) {
+            if session.pending_injects.remove(&id).is_some() {
+                self.dialect.touched.insert(session_id.into());
+                self.flush_changes();
+            }
+        }
+    }
+
+    /// The turn the agent started itself (`startedNewTurn`) has ended. The
+    /// engine also ends it on its own when a prompt sent after that turn
+    /// began answers; this is for apps that learn it another way.
+    ///
+    /// ```
+    /// # use renderer_steering::core::acp::AcpEngine;
+    /// let mut e = AcpEngine::new(Default::default(), false);
+    /// e.session_idle("s", 0);
+    /// assert_eq!(e.live_state(), 0, "an unknown session is not created");
+    /// ```
+    pub fn session_idle(&mut self, session_id: &str, now: u64) {
+        if let Some(session) = self.dialect.sessions.get_mut(session_id) {
+            session.unowned_turn = false;
+            session.older_prompts = 0;
+            self.dialect.touched.insert(session_id.into());
+            self.pump(session_id, now);
+            self.flush_changes();
+        }
+    }
+
+    /// `session/new` or `session/load` replaced the session: its pending
+    /// steer and queue are dropped (drafts handed back).
+    ///
+    /// ```
+    /// # use renderer_steering::core::acp::AcpEngine;
+    /// # use renderer_steering::core::Action;
+    /// let mut e = AcpEngine::new(Default::default(), false);
+    /// e.initialized(&serde_json::json!({}));
+    /// e.prompt_sent("s");
+    /// e.send("s", vec![serde_json::json!({"type": "text", "text": "hi"})], 0).unwrap();
+    /// e.session_replaced("s");
+    /// let failed = std::iter::from_fn(|| e.poll_action())
+    ///     .find_map(|a| match a { Action::Complete { result: Err(err), .. } => Some(err), _ => None }).unwrap();
+    /// assert_eq!(failed.failure.kind(), "sessionReplaced");
+    /// assert_eq!(failed.draft[0]["text"], "hi");
+    /// ```
+    pub fn session_replaced(&mut self, session_id: &str) {
+        self.drop_session(session_id, Failure::session_replaced(), false);
+    }
+
+    /// The session was closed: it takes no more input.
+    ///
+    /// ```
+    /// # use renderer_steering::core::acp::{AcpEngine, InputMode};
+    /// let mut e = AcpEngine::new(Default::default(), false);
+    /// e.initialized(&serde_json::json!({}));
+    /// e.session_closed("s");
+    /// assert_eq!(e.composer("s").mode, InputMode::Unavailable);
+    /// ```
+    pub fn session_closed(&mut self, session_id: &str) {
+        self.drop_session(session_id, Failure::session_replaced(), true);
+    }
+
+    /// The connection closed: everything pending fails (drafts handed back)
+    /// and input is unavailable until [`Self::initialized`] again.
+    ///
+    /// ```
+    /// # use renderer_steering::core::acp::{AcpEngine, InputMode};
+    /// let mut e = AcpEngine::new(Default::default(), false);
+    /// e.initialized(&serde_json::json!({}));
+    /// e.connection_closed();
+    /// assert_eq!(e.composer("s").mode, InputMode::Unavailable);
+    /// ```
+    pub fn connection_closed(&mut self) {
+        self.dialect.caps = None;
+        self.fail_all(|stage| match stage {
+            Stage::Queued { .. } => Failure::unavailable(),
+            _ => Failure::outcome_unknown("the steer", "the connection closed before the answer"),
+        });
+        self.dialect.sessions.clear();
+    }
+
+    /// Ends every op (connection closed, dispose), each failing with
+    /// `failure` for its stage.
+    pub(super) fn fail_all(&mut self, failure: impl Fn(Stage) -> Failure) {
+        for (op_id, op) in self.take_ops() {
+            self.dialect.touched.insert(op.session_id.clone());
+            let failure = failure(op.stage);
+            self.fail_op(op_id, op, failure);
+        }
+        self.flush_changes();
+    }
+
+    fn drop_session(&mut self, session_id: &str, failure: Failure, closed: bool) {
+        let doomed: Vec<OpId> = self.ops.iter().filter(|(_, o)| o.session_id == session_id).map(|(id, _)| *id).collect();
+        for op_id in doomed {
+            self.fail(op_id, failure.clone());
+        }
+        self.dialect.sessions.remove(session_id);
+        if closed {
+            self.session(session_id).closed = true;
+        }
+        self.dialect.touched.insert(session_id.into());
+        self.flush_changes();
+    }
+}

@@ -1,0 +1,18 @@
+//! The engine base both dialects share, in the style of rustls'
+//! `ConnectionCommon<Side>`: [`Engine<D>`] holds what every dialect needs
+//! (pending requests, the action queue, the ops in flight, the lanes, the op
+//! counter, the disposed flag) and implements [`Driven`](super::driven::Driven)
+//! once; a [`Dialect`] supplies only what differs (what an answer means, what
+//! dispose does to an op, extra state it holds).
+//!
+//! - `base.rs`: the shared state, op ids, issuing a request, and the one
+//!   place that finishes an op;
+//! - `dialect.rs`: the per-dialect hooks;
+//! - `polling.rs`: the driver's four calls and the single `Driven` impl.
+
+mod base;
+mod dialect;
+mod polling;
+
+pub use base::Engine;
+pub use dialect::Dialect;
