@@ -1,5 +1,6 @@
 // `npm run bench`: round trips before the steer and the engine's overhead per
-// steer, in Node and in headless Chromium, in one run; plus package size.
+// steer, in Node and in headless Chromium, in one run; plus package size,
+// init() time against the dependency floor (benches/init-time.mjs) and memory.
 import { createServer } from "node:http";
 import { readFile } from "node:fs/promises";
 import { readFileSync } from "node:fs";
@@ -9,6 +10,7 @@ import { fileURLToPath } from "node:url";
 import { chromium } from "playwright-core";
 import { runBench } from "./bench-core.mjs";
 import { memoryRun } from "./memory.mjs";
+import { initTimes, formatInitTimes } from "./init-time.mjs";
 import { CHROMIUM_FLAGS } from "../tests/browser/flags.mjs";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
@@ -71,6 +73,9 @@ const wasm = readFileSync(join(root, "pkg", "renderer_steering_bg.wasm"));
 const glue = readFileSync(join(root, "pkg", "renderer_steering.js"));
 const gz = (b) => gzipSync(b, { level: 9 }).length;
 console.log(`\npackage size: wasm ${wasm.length} B raw / ${gz(wasm)} B gzip -9; JS glue ${glue.length} B raw / ${gz(glue)} B gzip -9; total gzip ${gz(wasm) + gz(glue)} B`);
+
+// Needs target/floor-pkg/ (scripts/build-floor.sh; scripts/bench.sh builds it).
+console.log(`\n${formatInitTimes(await initTimes())}`);
 
 console.log("\nwasm memory (64 KiB pages) in Node, before and after:");
 for (const r of await memoryRun(nodeApi, nodeWasm)) {

@@ -3,5 +3,6 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/toolchain.sh >/dev/null
+bash scripts/build-floor.sh >/dev/null
 bash scripts/build-pkg.sh >/dev/null
 node benches/bench.mjs

@@ -23,13 +23,7 @@ twiggy top -n 1000000 -f csv "$OUT/named.wasm" > "$OUT/top.csv"
 node benches/size-groups.mjs "$OUT/top.csv"
 
 # The floor: the same dependencies and build with none of our logic.
-( cd benches/size-floor && cargo build --quiet --release --target wasm32-unknown-unknown --target-dir "../../$TARGET_DIR/size-floor" )
-wasm-bindgen --target web --out-dir "$OUT/floor" --remove-name-section --remove-producers-section \
-  "$TARGET_DIR/size-floor/wasm32-unknown-unknown/release/size_floor.wasm"
-node_modules/.bin/wasm-opt -Oz -aimfs=0 -fimfs=0 -ocimfs=0 --strip-debug --strip-producers \
-  --enable-reference-types --enable-bulk-memory --enable-nontrapping-float-to-int \
-  --enable-sign-ext --enable-multivalue --enable-mutable-globals \
-  "$OUT/floor/size_floor_bg.wasm" -o "$OUT/floor/size_floor_bg.wasm"
+bash scripts/build-floor.sh >/dev/null
 printf '\ndependency floor (benches/size-floor: serde_json Value through serde-wasm-bindgen, one gloo timer, panic hook, no logic):\n'
-printf '  wasm %s B raw / %s B gzip -9\n' "$(wc -c < "$OUT/floor/size_floor_bg.wasm")" "$(gzip -9c "$OUT/floor/size_floor_bg.wasm" | wc -c)"
+printf '  wasm %s B raw / %s B gzip -9\n' "$(wc -c < target/floor-pkg/size_floor_bg.wasm)" "$(gzip -9c target/floor-pkg/size_floor_bg.wasm | wc -c)"
 printf 'renderer-steering (pkg/ build):\n  wasm %s B raw / %s B gzip -9\n' "$(wc -c < pkg/renderer_steering_bg.wasm)" "$(gzip -9c pkg/renderer_steering_bg.wasm | wc -c)"

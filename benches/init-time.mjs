@@ -1,0 +1,175 @@
+// init() time: the package against the dependency floor (benches/size-floor,
+// built into target/floor-pkg/ by scripts/build-floor.sh), in Node and in
+// headless Chromium. Part of `npm run bench`; alone: `node benches/init-time.mjs`
+// after scripts/build-pkg.sh and scripts/build-floor.sh (SAMPLES=15 by default).
+//
+// What is timed, per sample, in a fresh context so that no earlier
+// compilation can be reused (V8 shares compiled wasm between isolates of one
+// process, and Chromium caches wasm code per browser context):
+//  - Node: a fresh `node` process per sample. Outside the timing: reading the
+//    .wasm file and importing the JS (entry, facade, glue). Timed: from just
+//    before the call to its resolution (two rows: as is, and with Node's fetch
+//    globals loaded before the clock; the glue's loader tests `typeof Response`,
+//    and Node 20 loads its fetch implementation, undici, on that first touch:
+//    ~40 ms, the same for the package and the floor, unrelated to the wasm):
+//      package: `await init(bytes)` of pkg/node.js (the `node` entry) — the
+//               facade, the glue's WebAssembly.instantiate (compile +
+//               instantiate) and the start function (panic hook);
+//      floor:   `await init({ module_or_path: bytes })` of the floor's glue.
+//  - Chromium: a fresh browser context (own renderer process, empty caches)
+//    and page per sample; files from a local HTTP server. Outside the timing:
+//    the module imports and, for the `bytes` rows, fetching the .wasm.
+//    Timed: from just before the call to its resolution:
+//      package, init():      `await init()` of pkg/browser.js (the `browser`
+//                            entry a user imports): base64 decode of the
+//                            embedded gzip'd wasm, inflate, streaming compile,
+//                            instantiate, start;
+//      package, init(bytes): `await init(bytes)` of the same entry: no
+//                            decode/inflate, as the floor;
+//      floor:                `await init({ module_or_path: bytes })`.
+// Each figure is the median of SAMPLES samples; the kinds are interleaved.
+import { createServer } from "node:http";
+import { readFile } from "node:fs/promises";
+import { execFileSync } from "node:child_process";
+import { join, normalize, extname, dirname } from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
+import { CHROMIUM_FLAGS } from "../tests/browser/flags.mjs";
+
+const here = fileURLToPath(import.meta.url);
+const root = join(dirname(here), "..");
+const PKG_WASM = join(root, "pkg", "renderer_steering_bg.wasm");
+const FLOOR_DIR = join(root, "target", "floor-pkg");
+const FLOOR_WASM = join(FLOOR_DIR, "size_floor_bg.wasm");
+const TYPES = { ".js": "text/javascript", ".mjs": "text/javascript", ".wasm": "application/wasm", ".html": "text/html" };
+const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+
+// One Node sample, in its own process: prints the timed milliseconds.
+async function nodeSample(kind, preload) {
+  if (preload === "fetch-preloaded") void globalThis.Response; // loads undici now, outside the timing
+  if (kind === "package") {
+    const bytes = await readFile(PKG_WASM);
+    const api = await import(pathToFileURL(join(root, "pkg", "node.js")).href);
+    const t0 = performance.now();
+    await api.init(bytes);
+    return performance.now() - t0;
+  }
+  const bytes = await readFile(FLOOR_WASM);
+  const glue = await import(pathToFileURL(join(FLOOR_DIR, "size_floor.js")).href);
+  const t0 = performance.now();
+  await glue.default({ module_or_path: bytes });
+  const ms = performance.now() - t0;
+  if (glue.round_trip({ a: [1] }).a[0] !== 1) throw new Error("floor: round_trip failed");
+  return ms;
+}
+
+function inNode(samples) {
+  const ms = { "package cold": [], "floor cold": [], "package fetch-preloaded": [], "floor fetch-preloaded": [] };
+  for (let i = 0; i < samples; i++) {
+    for (const key of Object.keys(ms)) {
+      const out = execFileSync(process.execPath, [here, "--sample", ...key.split(" ")], { encoding: "utf8" });
+      ms[key].push(Number(out.trim()));
+    }
+  }
+  return ms;
+}
+
+// Pages for Chromium: the imports (and the fetch of the bytes) happen before the clock starts.
+const PAGES = {
+  "package-init": [`import * as api from "/pkg/browser.js";`, `
+    const t0 = performance.now(); await api.init(); return performance.now() - t0;`],
+  "package-bytes": [`import * as api from "/pkg/browser.js";`, `
+    const bytes = new Uint8Array(await (await fetch("/pkg/renderer_steering_bg.wasm")).arrayBuffer());
+    const t0 = performance.now(); await api.init(bytes); return performance.now() - t0;`],
+  floor: [`import init, { round_trip } from "/target/floor-pkg/size_floor.js";`, `
+    const bytes = new Uint8Array(await (await fetch("/target/floor-pkg/size_floor_bg.wasm")).arrayBuffer());
+    const t0 = performance.now(); await init({ module_or_path: bytes }); const ms = performance.now() - t0;
+    if (round_trip({ a: [1] }).a[0] !== 1) throw new Error("floor: round_trip failed");
+    return ms;`],
+};
+const page = ([imports, body]) => `<!doctype html><script type="module">${imports}
+try { window.__ms = await (async () => {${body}
+})(); } catch (e) { window.__err = String((e && e.stack) || e); }
+</script>`;
+
+async function inChromium(samples) {
+  const { chromium } = await import("playwright-core");
+  const server = createServer(async (req, res) => {
+    const path = decodeURIComponent(new URL(req.url, "http://x").pathname);
+    if (path.startsWith("/__init/")) {
+      const body = PAGES[path.slice("/__init/".length)];
+      if (!body) return res.writeHead(404).end();
+      return res.writeHead(200, { "content-type": "text/html", "cache-control": "no-store" }).end(page(body));
+    }
+    const file = normalize(join(root, path));
+    const body = file.startsWith(root) ? await readFile(file).catch(() => null) : null;
+    if (!body) return res.writeHead(404).end();
+    res.writeHead(200, { "content-type": TYPES[extname(file)] ?? "application/octet-stream", "cache-control": "no-store" }).end(body);
+  });
+  await new Promise((r) => server.listen(0, "127.0.0.1", r));
+  const base = `http://127.0.0.1:${server.address().port}/__init/`;
+  const browser = await chromium.launch({ executablePath: "/usr/bin/chromium", args: CHROMIUM_FLAGS });
+  const ms = Object.fromEntries(Object.keys(PAGES).map((k) => [k, []]));
+  try {
+    for (let i = 0; i < samples; i++) {
+      for (const kind of Object.keys(PAGES)) {
+        // A new context per sample: its own renderer process, HTTP cache and wasm code cache.
+        const context = await browser.newContext();
+        try {
+          const p = await context.newPage();
+          await p.goto(base + kind);
+          await p.waitForFunction(() => window.__ms !== undefined || window.__err !== undefined, null, { timeout: 60_000 });
+          const r = await p.evaluate(() => ({ ms: window.__ms, err: window.__err }));
+          if (r.err) throw new Error(`chromium ${kind}: ${r.err}`);
+          ms[kind].push(r.ms);
+        } finally {
+          await context.close();
+        }
+      }
+    }
+  } finally {
+    await browser.close();
+    server.close();
+  }
+  return ms;
+}
+
+/** Median init() ms of the package and of the floor, per runtime. */
+export async function initTimes(samples = Number(process.env.SAMPLES ?? 15)) {
+  const node = inNode(samples);
+  const chrome = await inChromium(samples);
+  const row = (runtime, pkg, floor) => ({ runtime, packageMs: median(pkg), floorMs: median(floor) });
+  return {
+    samples,
+    packageBytes: (await readFile(PKG_WASM)).length,
+    floorBytes: (await readFile(FLOOR_WASM)).length,
+    rows: [
+      row("Node, init(bytes)", node["package cold"], node["floor cold"]),
+      row("Node, init(bytes), fetch preloaded", node["package fetch-preloaded"], node["floor fetch-preloaded"]),
+      row("Chromium, init() (embedded)", chrome["package-init"], chrome.floor),
+      row("Chromium, init(bytes)", chrome["package-bytes"], chrome.floor),
+    ],
+  };
+}
+
+export function formatInitTimes({ samples, packageBytes, floorBytes, rows }) {
+  const header = ["runtime", "package init ms", "floor init ms", "ratio"];
+  const lines = rows.map((r) => [r.runtime, r.packageMs.toFixed(2), r.floorMs.toFixed(2), (r.packageMs / r.floorMs).toFixed(2)]);
+  const widths = header.map((h, i) => Math.max(h.length, ...lines.map((l) => l[i].length)));
+  const fmt = (cells) => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join("  ");
+  return [
+    `init() time: package (wasm ${packageBytes} B) vs dependency floor (benches/size-floor, wasm ${floorBytes} B)`,
+    `(median of ${samples} samples, each in a fresh Node process / fresh Chromium context; timed from the init call to its`,
+    ` resolution, after the imports and the .wasm read/fetch; init() (embedded) includes decoding and inflating the embedded wasm;`,
+    ` "fetch preloaded": Node's lazily loaded fetch globals, which the glue's loader touches, loaded before the clock)\n`,
+    fmt(header),
+    ...lines.map(fmt),
+  ].join("\n");
+}
+
+if (process.argv[1] === here) {
+  if (process.argv[2] === "--sample") {
+    process.stdout.write(`${await nodeSample(process.argv[3], process.argv[4])}\n`);
+  } else {
+    console.log(formatInitTimes(await initTimes()));
+  }
+}
