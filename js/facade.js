@@ -20,7 +20,11 @@ const isCspBlock = (e) =>
   (e instanceof WebAssembly.CompileError || e instanceof EvalError) &&
   /Content.Security.Policy|CSP|unsafe-eval/i.test(String(e.message));
 
-/** Wraps the glue's exports; the entry's `init` passes `loadDefault()`, the source used when init() has none. */
+/**
+ * Wraps the glue's exports; the entry's `init` passes `loadDefault()`, the
+ * source used when init() has none, and `compileHere` (Node) to compile
+ * bytes synchronously.
+ */
 export function createFacade(glue) {
   let loaded = false;
   let loading;
@@ -108,9 +112,16 @@ export function createFacade(glue) {
     api[name] = isClass ? wrapClass(value) : guard(value);
   }
 
-  async function load(source, loadDefault) {
+  async function load(source, loadDefault, compileHere) {
     try {
-      await glue.default({ module_or_path: source ?? (await loadDefault()) });
+      const input = source ?? (await loadDefault());
+      const bytes = input instanceof WebAssembly.Module || input instanceof ArrayBuffer || ArrayBuffer.isView(input);
+      // Node: compiled and instantiated here, synchronously (no size limit
+      // off the browser's main thread). The glue's async path tests
+      // `typeof Response`, and the first touch of that global loads Node's
+      // whole fetch implementation (about 40 ms) just to answer "no".
+      if (compileHere && bytes) glue.initSync({ module: input });
+      else await glue.default({ module_or_path: input });
     } catch (e) {
       if (!isCspBlock(e)) throw e;
       throw new Error(
@@ -125,10 +136,10 @@ export function createFacade(glue) {
   }
 
   /** Loads the module once: concurrent calls share one load, a failed load can be retried. */
-  api.init = function init(source, loadDefault) {
+  api.init = function init(source, loadDefault, compileHere = false) {
     if (stopped) return Promise.reject(stopped);
     if (loaded) return Promise.resolve();
-    loading ??= load(source, loadDefault).catch((e) => {
+    loading ??= load(source, loadDefault, compileHere).catch((e) => {
       loading = undefined;
       throw e;
     });

@@ -6,5 +6,5 @@ export * from "./exports.js";
 
 /** Loads the WebAssembly module: concurrent calls share one load; a failed load can be retried. */
 export function init(source) {
-  return api.init(source, () => readFile(new URL("./renderer_steering_bg.wasm", import.meta.url)));
+  return api.init(source, () => readFile(new URL("./renderer_steering_bg.wasm", import.meta.url)), true);
 }
