@@ -36,7 +36,10 @@ test("init() after a failed init() loads; concurrent init() calls share one comp
 let compiles = 0;
 const instantiate = WebAssembly.instantiate;
 // Counts the package's compiles only (Node's fetch compiles its own llhttp lazily).
-WebAssembly.instantiate = (...args) => (new Error().stack.includes("renderer_steering.js") && compiles++, instantiate(...args));
+const ours = () => new Error().stack.includes("renderer_steering.js");
+WebAssembly.instantiate = (...args) => (ours() && compiles++, instantiate(...args));
+// The Node entry compiles synchronously (initSync): count that path too.
+WebAssembly.Module = new Proxy(WebAssembly.Module, { construct: (target, args) => (ours() && compiles++, Reflect.construct(target, args)) });
 const { init, version } = await import("renderer-steering");
 const failure = await init(new Uint8Array([0, 97, 115, 109])).then(() => "resolved", (e) => e.constructor.name);
 const failedCompiles = compiles;
