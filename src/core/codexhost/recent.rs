@@ -88,8 +88,13 @@ struct Entry {
 /// FNV-1a over the thread and message id (a separator keeps `("ab","c")`
 /// and `("a","bc")` apart).
 fn key_hash(thread_id: &str, message_id: &str) -> u64 {
-    let bytes = thread_id.bytes().chain([0xff]).chain(message_id.bytes());
-    bytes.fold(0xcbf2_9ce4_8422_2325, |hash, byte| (hash ^ u64::from(byte)).wrapping_mul(0x0100_0000_01b3))
+    let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
+    for part in [thread_id.as_bytes(), &[0xff], message_id.as_bytes()] {
+        for &byte in part {
+            hash = (hash ^ u64::from(byte)).wrapping_mul(0x0100_0000_01b3);
+        }
+    }
+    hash
 }
 
 impl RecentMessages {
@@ -115,8 +120,21 @@ impl RecentMessages {
     }
 
     fn position(&self, hash: u64, thread_id: &str, message_id: &str) -> Option<usize> {
-        // Newest first: a retry follows its failure closely.
-        self.ring.iter().rposition(|e| e.hash == hash && e.message_id == message_id && e.thread_id == thread_id)
+        // Newest first: a retry follows its failure closely. A plain loop
+        // (the size-optimised build calls, not inlines, an iterator's closure).
+        let (older, newer) = self.ring.as_slices();
+        let found = |slice: &[Entry]| {
+            let mut at = slice.len();
+            while at > 0 {
+                at -= 1;
+                let entry = &slice[at];
+                if entry.hash == hash && entry.message_id == message_id && entry.thread_id == thread_id {
+                    return Some(at);
+                }
+            }
+            None
+        };
+        found(newer).map(|at| older.len() + at).or_else(|| found(older))
     }
 
     /// What a new submission of `message_id` on `thread_id` should do.
