@@ -5,17 +5,18 @@ use serde_json::Value;
 
 use super::json_rpc::RpcError;
 
-/// How one probe ended.
+/// How one probe ended. A result is recorded as its [`summary`], not whole
+/// (a `thread/read` with turns can be megabytes).
 ///
 /// ```
 /// use renderer_steering::core::ProbeAnswer;
 /// let a = ProbeAnswer::Result(serde_json::json!({"delivery": "official"}));
-/// assert!(matches!(a, ProbeAnswer::Result(_)));
+/// assert_eq!(serde_json::to_value(&a).unwrap()["kind"], "result");
 /// ```
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase", tag = "kind", content = "value")]
 pub enum ProbeAnswer {
-    /// The host's result.
+    /// The host's result, summarised ([`summary`]).
     Result(Value),
     /// The host's JSON-RPC error.
     Error(RpcError),
@@ -69,6 +70,31 @@ pub struct Trace {
     pub sent: Option<&'static str>,
 }
 
+/// Longest string kept whole in a [`summary`] (characters).
+const SUMMARY_STRING_CHARS: usize = 128;
+
+/// What a trace keeps of a host's result: scalars (strings cut to 128
+/// characters), objects two levels deep, and every array as the text
+/// `"[N items]"`. Enough to explain a decision (`delivery`, `owner`,
+/// `modelProvider`), bounded whatever the host sent.
+pub fn summary(value: &Value) -> Value {
+    summarised(value, 2)
+}
+
+fn summarised(value: &Value, levels: u8) -> Value {
+    match value {
+        Value::String(text) if text.chars().count() > SUMMARY_STRING_CHARS => {
+            Value::String(text.chars().take(SUMMARY_STRING_CHARS).chain(['…']).collect())
+        }
+        Value::Array(items) => Value::String(format!("[{} items]", items.len())),
+        Value::Object(_) if levels == 0 => Value::String("{…}".into()),
+        Value::Object(fields) => {
+            Value::Object(fields.iter().map(|(key, field)| (key.clone(), summarised(field, levels - 1))).collect())
+        }
+        scalar => scalar.clone(),
+    }
+}
+
 impl Trace {
     /// Records a probe and counts its round trip.
     ///
@@ -81,5 +107,20 @@ impl Trace {
     pub fn record_probe(&mut self, method: &str, answer: ProbeAnswer) {
         self.probes.push(ProbeRecord { method: method.to_string(), answer });
         self.round_trips_before_steer += 1;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::summary;
+    use serde_json::json;
+
+    #[test]
+    fn a_summary_keeps_scalars_two_levels_and_counts_arrays() {
+        let read = json!({"thread": {"id": "t", "modelProvider": "openai", "turns": [{}, {}], "meta": {"a": 1}}});
+        let kept = json!({"thread": {"id": "t", "modelProvider": "openai", "turns": "[2 items]", "meta": "{…}"}});
+        assert_eq!(summary(&read), kept);
+        assert_eq!(summary(&json!("x".repeat(200))).as_str().unwrap().chars().count(), 129);
+        assert_eq!(summary(&json!({"delivery": "activeTurn"})), json!({"delivery": "activeTurn"}));
     }
 }

@@ -46,6 +46,7 @@ export interface ResourceBlock {
 export interface ProbeRecord {
   method: string;
   answer:
+    /** A result is kept as a summary: scalars, objects two levels deep, arrays as "[N items]". */
     | { kind: "result"; value: unknown }
     | { kind: "error"; value: JsonRpcError }
     | { kind: "timeout" }

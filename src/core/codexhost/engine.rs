@@ -17,7 +17,7 @@ use crate::core::engine::{Dialect, Engine};
 use crate::core::requests::{HostAnswer, Pending};
 use crate::core::sorted_map::SortedSet;
 use crate::core::timeouts::Timeouts;
-use crate::core::trace::{ProbeAnswer, Trace};
+use crate::core::trace::{summary, ProbeAnswer, Trace};
 
 mod confirm;
 mod lifecycle;
@@ -260,7 +260,7 @@ impl CodexhostEngine {
 
 fn probe_answer(answer: &HostAnswer) -> ProbeAnswer {
     match answer {
-        HostAnswer::Result(value) => ProbeAnswer::Result(value.clone()),
+        HostAnswer::Result(value) => ProbeAnswer::Result(summary(value)),
         HostAnswer::Error(error) => ProbeAnswer::Error(error.clone()),
         HostAnswer::Timeout => ProbeAnswer::Timeout,
         HostAnswer::Transport(detail) | HostAnswer::Unreadable(detail) | HostAnswer::NotSent(detail) => {
