@@ -395,7 +395,7 @@ fn composer_modes_hints_and_change_notifications() {
     assert_eq!(e.composer("s").mode, InputMode::Idle);
     e.prompt_sent("s");
     let changes = run(&mut e, 0, silent);
-    assert!(changes.actions.iter().any(|a| matches!(a, Action::Changed { key } if key == "s")));
+    assert!(changes.actions.iter().any(|a| matches!(a, Action::Changed { key, .. } if key == "s")));
     let state = e.composer("s");
     assert_eq!((state.mode, state.hint), (InputMode::Direct, "Send now; delivered to the running turn"));
     assert!(!state.hint.contains("fold"));

@@ -2,6 +2,7 @@
 //! drains them with `poll_action()` after every input.
 
 use serde_json::Value;
+use super::acp::ComposerState;
 
 use super::error::SteeringError;
 use super::json_rpc::RequestId;
@@ -93,5 +94,7 @@ pub enum Action<O> {
     Changed {
         /// Thread or session id.
         key: String,
+        /// What the composer shows now (computed once, here in the core).
+        state: ComposerState,
     },
 }

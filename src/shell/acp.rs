@@ -60,10 +60,6 @@ fn host_value(value: &JsValue, what: &str, keys: Option<&[&str]>) -> Result<Valu
     read_json(value, MAX_RELAYED_UNITS, keys).map_err(|e| invalid(format!("{what} cannot be read: {}", e.reason)))
 }
 
-fn composer_detail(engine: &AcpEngine, session_id: &str) -> JsValue {
-    to_js(&engine.composer(session_id))
-}
-
 #[wasm_bindgen]
 impl AcpSteering {
     /// `new AcpSteering({ request, initialize?, allowPromptHandoff?, timeouts? })`.
@@ -292,7 +288,7 @@ impl AcpSteering {
     #[wasm_bindgen(js_name = onChange)]
     pub fn on_change(&self, callback: Option<ChangeCallback>) {
         let callback = callback.map(JsValue::from).filter(JsValue::is_function).map(JsCast::unchecked_into::<Function>);
-        self.driver.set_on_changed(callback, composer_detail);
+        self.driver.set_on_changed(callback);
     }
 
     /// Rejects everything pending with `disposed`; sends nothing more.

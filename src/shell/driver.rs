@@ -11,6 +11,7 @@ use js_sys::{Function, Promise};
 use wasm_bindgen::prelude::*;
 
 use super::boundary::{deferred, report};
+use super::convert::to_js;
 use super::failure::to_js_error;
 use super::options::is_follower;
 use super::ids::now_ms;
@@ -78,14 +79,12 @@ struct Inner<E: Driven> {
     hooks: RefCell<SortedMap<OpId, Hooks>>,
     timer: RefCell<Option<(u64, Timeout)>>,
     role_check: Option<RoleCheck<E>>,
-    on_changed: RefCell<Option<(Function, ChangeDetail<E>)>>,
+    on_changed: RefCell<Option<Function>>,
     /// `deliver(id, described)`: the one callback every host answer comes
     /// back through (set once, right after the driver is built).
     deliver: RefCell<JsValue>,
 }
 
-/// Builds the second argument of the change callback from the engine.
-pub type ChangeDetail<E> = fn(&E, &str) -> JsValue;
 
 /// A cheap handle; clones drive the same engine.
 pub struct Driver<E: Driven>(Rc<Inner<E>>);
@@ -136,9 +135,9 @@ where
         f(&mut self.0.engine.borrow_mut())
     }
 
-    /// Sets the change listener: `callback(key, detail(engine, key))`.
-    pub fn set_on_changed(&self, callback: Option<Function>, detail: ChangeDetail<E>) {
-        *self.0.on_changed.borrow_mut() = callback.map(|c| (c, detail));
+    /// Sets the change listener: `callback(key, state)` with the state the core computed.
+    pub fn set_on_changed(&self, callback: Option<Function>) {
+        *self.0.on_changed.borrow_mut() = callback;
     }
 
     /// Registers interest in `op`'s outcome, then runs pending actions.
@@ -222,11 +221,10 @@ where
                     last.settle(result);
                 }
             }
-            Action::Changed { key } => {
+            Action::Changed { key, state } => {
                 let listener = self.0.on_changed.borrow().clone();
-                if let Some((callback, detail)) = listener {
-                    let state = detail(&self.0.engine.borrow(), &key);
-                    if let Err(e) = callback.call2(&JsValue::NULL, &JsValue::from_str(&key), &state) {
+                if let Some(callback) = listener {
+                    if let Err(e) = callback.call2(&JsValue::NULL, &JsValue::from_str(&key), &to_js(&state)) {
                         report("onChange threw", &e);
                     }
                 }

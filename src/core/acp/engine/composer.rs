@@ -40,8 +40,8 @@ impl AcpEngine {
         for session_id in std::mem::take(&mut self.dialect.touched) {
             let state = self.composer(&session_id);
             if self.dialect.shown.get(&session_id) != Some(&state) {
-                self.dialect.shown.insert(session_id.clone(), state);
-                self.push(Action::Changed { key: session_id.clone() });
+                self.dialect.shown.insert(session_id.clone(), state.clone());
+                self.push(Action::Changed { key: session_id.clone(), state });
             }
             let quiet = self.dialect.sessions.get(&session_id).is_none_or(Session::is_quiet)
                 && self.lanes.in_flight(&session_id).is_none()
