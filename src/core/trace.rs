@@ -83,13 +83,19 @@ pub fn summary(value: &Value) -> Value {
 
 fn summarised(value: &Value, levels: u8) -> Value {
     match value {
-        Value::String(text) if text.chars().count() > SUMMARY_STRING_CHARS => {
-            Value::String(text.chars().take(SUMMARY_STRING_CHARS).chain(['…']).collect())
-        }
+        Value::String(text) => match text.char_indices().nth(SUMMARY_STRING_CHARS) {
+            Some((cut, _)) => Value::String(format!("{}…", &text[..cut])),
+            None => value.clone(),
+        },
         Value::Array(items) => Value::String(format!("[{} items]", items.len())),
         Value::Object(_) if levels == 0 => Value::String("{…}".into()),
         Value::Object(fields) => {
-            Value::Object(fields.iter().map(|(key, field)| (key.clone(), summarised(field, levels - 1))).collect())
+            // Inserted one by one: collecting into a map would link a sort.
+            let mut kept = serde_json::Map::new();
+            for (key, field) in fields {
+                kept.insert(key.clone(), summarised(field, levels - 1));
+            }
+            Value::Object(kept)
         }
         scalar => scalar.clone(),
     }

@@ -44,6 +44,14 @@ extern "C" {
 
 mod new_turn;
 
+/// A decision's delivery as its name (what `decide` reads back).
+fn delivery_name(outcome: &CodexhostOutcome) -> JsValue {
+    match outcome {
+        CodexhostOutcome::Decided(decision) => JsValue::from_str(decision.delivery.as_str()),
+        CodexhostOutcome::Steered(_) => JsValue::UNDEFINED,
+    }
+}
+
 const PAUSE_REASON: &str = "Interrupted before the steer was accepted.";
 
 struct Route {
@@ -165,12 +173,17 @@ impl Hook {
         field(&field(&self.coordinator(), "options"), "submissionHost")
     }
 
-    async fn decide(&self, thread_id: &str, text: &str) -> Result<Delivery, SteeringError> {
-        let op = self.decider.with_engine(|e| e.decide(thread_id, text, now_ms()))?;
-        match self.decider.wait(op, None).await {
-            Ok(Ok(CodexhostOutcome::Decided(d))) => Ok(d.delivery),
-            Ok(Err(e)) => Err(e),
-            _ => Err(SteeringError::new(Failure::disposed(), vec![], Trace::default())),
+    /// How the host would deliver `text`; a failure is the `SteeringError`
+    /// (draft: `input` itself) the wrapped `steerTurn` rejects with. The same
+    /// promise waiter every submission uses (no second waiter kind).
+    async fn decide(&self, thread_id: &str, text: &str, input: &JsValue) -> Result<Delivery, JsValue> {
+        let op = self.decider.with_engine(|e| e.decide(thread_id, text, now_ms())).map_err(|e| to_js_error(&e, input))?;
+        let decided = JsFuture::from(self.decider.promise(op, None, delivery_name, input.clone())).await?;
+        match decided.as_string().as_deref() {
+            Some("official") => Ok(Delivery::Official),
+            Some("activeTurn") => Ok(Delivery::ActiveTurn),
+            Some("newTurn") => Ok(Delivery::NewTurn),
+            _ => Err(to_js_error(&SteeringError::new(Failure::disposed(), vec![], Trace::default()), input)),
         }
     }
 
@@ -188,7 +201,7 @@ impl Hook {
 
     async fn route(self: Rc<Self>, this: JsValue, args: Array, thread_id: String, text: String) -> Result<JsValue, JsValue> {
         let input = args.get(1);
-        let delivery = self.decide(&thread_id, &text).await.map_err(|e| to_js_error(&e, &input))?;
+        let delivery = self.decide(&thread_id, &text, &input).await?;
         if self.is_follower(&thread_id) || delivery == Delivery::Official {
             // The desktop's own steer (also when the role changed while inspect was out).
             return call(&self.original_steer, &this, &args);

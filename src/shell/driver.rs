@@ -5,7 +5,6 @@
 use std::cell::RefCell;
 use std::rc::{Rc, Weak};
 
-use futures_channel::oneshot;
 use gloo_timers::callback::Timeout;
 use js_sys::{Function, Promise};
 use wasm_bindgen::prelude::*;
@@ -37,28 +36,24 @@ pub struct Hooks {
 
 type Settled<O> = Result<O, SteeringError>;
 
-/// Who waits for a submission: a Rust future, or a JS promise settled
-/// directly (one hop fewer than a future wrapped in a promise).
-enum Waiter<O> {
-    Future(oneshot::Sender<Settled<O>>),
-    Promise { settle: Function, outcome: fn(&O) -> JsValue, draft: JsValue },
+/// Who waits for a submission: a JS promise, settled directly by one
+/// function (`js/boundary.js` `deferred`).
+struct Waiter<O> {
+    settle: Function,
+    outcome: fn(&O) -> JsValue,
+    draft: JsValue,
 }
 
 impl<O> Waiter<O> {
     fn settle(self, result: Settled<O>) {
-        match self {
-            Waiter::Future(sender) => {
-                let _ = sender.send(result);
-            }
-            Waiter::Promise { settle, outcome, draft } => {
-                let _ = match &result {
-                    Ok(value) => settle.call2(&JsValue::NULL, &JsValue::TRUE, &outcome(value)),
-                    Err(error) => settle.call2(&JsValue::NULL, &JsValue::FALSE, &to_js_error(error, &draft)),
-                };
-            }
-        }
+        let Waiter { settle, outcome, draft } = self;
+        let _ = match &result {
+            Ok(value) => settle.call2(&JsValue::NULL, &JsValue::TRUE, &outcome(value)),
+            Err(error) => settle.call2(&JsValue::NULL, &JsValue::FALSE, &to_js_error(error, &draft)),
+        };
     }
 }
+
 /// Asks the app's `streamRole(key)` before each answer is fed, and tells the
 /// engine (codexhost: a follower window hands its steer to the desktop). The
 /// engine is not borrowed while the app's function runs, so it may call back.
@@ -140,28 +135,15 @@ where
         *self.0.on_changed.borrow_mut() = callback;
     }
 
-    /// Registers interest in `op`'s outcome, then runs pending actions.
-    pub fn wait(&self, op: OpId, hooks: Option<Hooks>) -> oneshot::Receiver<Settled<E::Outcome>> {
-        let (sender, receiver) = oneshot::channel();
-        self.register(op, Waiter::Future(sender), hooks);
-        receiver
-    }
-
     /// A JS promise for `op`'s outcome, shaped by `outcome`; rejects with a
     /// `SteeringError` whose `draft` is `draft` (the caller's input) itself.
     pub fn promise(&self, op: OpId, hooks: Option<Hooks>, outcome: fn(&E::Outcome) -> JsValue, draft: JsValue) -> Promise {
         let pair = deferred();
         let settle: Function = pair.get(1).unchecked_into();
-        self.0.waiters.borrow_mut().get_or_insert_with(op, Default::default).push(Waiter::Promise { settle, outcome, draft });
+        self.0.waiters.borrow_mut().get_or_insert_with(op, Default::default).push(Waiter { settle, outcome, draft });
         self.register_hooks(op, hooks);
         self.pump();
         pair.get(0).unchecked_into()
-    }
-
-    fn register(&self, op: OpId, waiter: Waiter<E::Outcome>, hooks: Option<Hooks>) {
-        self.0.waiters.borrow_mut().get_or_insert_with(op, Default::default).push(waiter);
-        self.register_hooks(op, hooks);
-        self.pump();
     }
 
     fn register_hooks(&self, op: OpId, hooks: Option<Hooks>) {
