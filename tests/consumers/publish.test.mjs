@@ -58,8 +58,11 @@ test("npm pack from a clean clone builds pkg/ in prepack and ships the complete 
   symlinkSync(join(repo, "node_modules"), join(dir, "node_modules"), "dir");
   mkdirSync(join(dir, "target"));
   if (existsSync(join(repo, "target", "toolchain.env"))) copyFileSync(join(repo, "target", "toolchain.env"), join(dir, "target", "toolchain.env"));
-  // Compiled dependencies are shared with the repository's target dir (only this crate is rebuilt).
-  const env = { ...process.env, CARGO_TARGET_DIR: join(repo, "target") };
+  // A target dir of its own, kept between runs (incremental): sharing the
+  // repository's would overwrite its release .wasm with one built from this
+  // clone's path, which the repository's next build reuses as fresh (cargo
+  // uplifts by file name) and wasm-bindgen then fails on the deleted clone.
+  const env = { ...process.env, CARGO_TARGET_DIR: join(repo, "target", "publish-clone") };
   const out = execFileSync("npm", ["pack", "--json", "--pack-destination", dir], { cwd: dir, encoding: "utf8", env, stdio: ["ignore", "pipe", "pipe"] });
   const [info] = JSON.parse(out);
   const files = info.files.map((f) => f.path).filter((f) => !f.startsWith("pkg/snippets/")).sort();
