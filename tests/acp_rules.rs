@@ -443,10 +443,16 @@ fn dispose_rejects_everything_and_sends_nothing_more() {
     e.prompt_sent("s");
     let a = e.send("s", text("a"), 0).unwrap();
     let first = run(&mut e, 0, silent);
+    // A second message waits behind the first: never written.
+    let b = e.send("s", text("b"), 0).unwrap();
     e.dispose();
     e.handle_answer(first.sent[0].id, HostAnswer::Result(json!({ "outcome": "injected" })), 0);
     let log = run(&mut e, 0, silent);
-    assert_eq!(done(&log, a).unwrap().unwrap_err().failure.kind(), "disposed");
+    // The written one may have reached the agent: unknown, kept on screen, never a plain
+    // "disposed" that invites a resend; the queued one was never sent.
+    assert_eq!(done(&log, a).unwrap().unwrap_err().failure.kind(), "outcomeUnknown");
+    assert!(log.actions.iter().any(|x| matches!(x, Action::Unconfirmed { op, .. } if *op == a)));
+    assert_eq!(done(&log, b).unwrap().unwrap_err().failure.kind(), "disposed");
     assert!(log.sent.is_empty());
     assert_eq!(e.live_state(), 0);
 }

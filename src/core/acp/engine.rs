@@ -293,7 +293,14 @@ impl Dialect for Acp {
     }
 
     fn on_dispose(engine: &mut AcpEngine) {
-        engine.fail_all(|_| Failure::disposed());
+        // A message whose request was written may have reached the agent:
+        // unknown, never a plain `disposed` that invites a resend.
+        engine.fail_all(|stage| match stage {
+            Stage::Steering(_) | Stage::Prompting { .. } => {
+                Failure::outcome_unknown("the steer", "disposed before the answer")
+            }
+            _ => Failure::disposed(),
+        });
         engine.dialect.sessions.clear();
     }
 
