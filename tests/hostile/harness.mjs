@@ -14,7 +14,7 @@ export const cap = (bound) => bound + 1000;
 export const FLAT = { pages: 16, live: 64 };
 
 export const CALLER_KINDS = ["invalidInput", "draftTooLarge"];
-export const HOST_KINDS = ["malformedAnswer", "host", "transport", "timeout", "outcomeUnknown", "ambiguous", "ownershipUnknown"];
+export const HOST_KINDS = ["malformedAnswer", "host", "transport", "timeout", "outcomeUnknown", "ownershipUnknown"];
 
 const realSetTimeout = globalThis.setTimeout.bind(globalThis);
 const realClearTimeout = globalThis.clearTimeout.bind(globalThis);
