@@ -5,7 +5,7 @@
 # timeout / unviable per file and the score over the non-equivalent mutants.
 #
 #   bash scripts/mutants.sh                          # the whole core, from scratch
-#   bash scripts/mutants.sh -f src/core/content.rs   # one file (any cargo-mutants option)
+#   MUTANTS_FILES='src/core/trace.rs src/core/content.rs' bash scripts/mutants.sh   # some files only
 #   bash scripts/mutants.sh --iterate                # re-test only what was not caught
 #   bash scripts/mutants.sh --report                 # only print the score again
 #
@@ -26,7 +26,9 @@ MIN=${MUTANTS_MIN:-97}
 OUT=${MUTANTS_OUT:-target/mutants}
 LEDGER=$OUT/ledger.txt
 EQUIVALENT=scripts/mutants-equivalent.txt
-FILES='src/core/**/*.rs'
+# MUTANTS_FILES (space-separated paths or globs) limits a run and its report.
+read -r -a FILE_ARGS <<< "${MUTANTS_FILES:-src/core/**/*.rs}"
+FILES=(); for f in "${FILE_ARGS[@]}"; do FILES+=(--file "$f"); done
 say() { echo "[mutants] $*"; }
 
 if command -v cargo-mutants >/dev/null 2>&1 && cargo mutants --version 2>/dev/null | grep -q " $VERSION\$"; then
@@ -42,14 +44,14 @@ mkdir -p "$OUT"
 if [ "${1:-}" != "--report" ]; then
   TESTS=(--lib)
   for f in tests/*_rules.rs; do TESTS+=(--test "$(basename "$f" .rs)"); done
-  [ "$#" -eq 0 ] && : > "$LEDGER"
+  [ "$#" -eq 0 ] && [ -z "${MUTANTS_FILES:-}" ] && : > "$LEDGER"
   say "mutating src/core/ against: ${TESTS[*]}"
   # No debug info: each mutant relinks every test binary, and the links dominate.
   export CARGO_PROFILE_DEV_DEBUG=0 CARGO_PROFILE_TEST_DEBUG=0
   start=$SECONDS
   rc=0
   nice -n "${MUTANTS_NICE:-10}" cargo mutants --no-shuffle -j "${MUTANTS_JOBS:-1}" --timeout "${MUTANTS_TIMEOUT:-20}" \
-    --file "$FILES" --output "$OUT" "$@" -- "${TESTS[@]}" > "$OUT/run.log" 2>&1 || rc=$?
+    "${FILES[@]}" --output "$OUT" "$@" -- "${TESTS[@]}" > "$OUT/run.log" 2>&1 || rc=$?
   say "cargo-mutants exited $rc after $((SECONDS - start)) s (log $OUT/run.log)"
   # 0 all caught, 2 some missed, 3 some timed out; anything else is a failed run.
   case $rc in 0 | 2 | 3) ;; *) tail -n 30 "$OUT/run.log"; exit "$rc" ;; esac
@@ -60,7 +62,7 @@ fi
 
 # Latest outcome per mutant, for the mutants of the current code only.
 CURRENT=$(mktemp); KEYS=$(mktemp); trap 'rm -f "$CURRENT" "$KEYS"' EXIT
-cargo mutants --list --file "$FILES" > "$CURRENT.list"
+cargo mutants --list "${FILES[@]}" > "$CURRENT.list"
 awk -F'\t' 'NR == FNR { want[$0] = 1; next } ($2 in want) { last[$2] = $1 }
   END { for (m in want) print ((m in last) ? last[m] : "untested") "\t" m }' "$CURRENT.list" "$LEDGER" | sort -t$'\t' -k2 > "$CURRENT"
 rm -f "$CURRENT.list"
