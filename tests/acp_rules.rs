@@ -458,6 +458,16 @@ fn dispose_rejects_everything_and_sends_nothing_more() {
 }
 
 #[test]
+fn a_disposed_engine_shows_no_input() {
+    let mut e = ext_agent();
+    e.prompt_sent("s");
+    assert_eq!(e.composer("s").mode, InputMode::Direct);
+    e.dispose();
+    assert_eq!(e.composer("s").mode, InputMode::Unavailable);
+    assert_eq!(e.send("s", text("x"), 0).unwrap_err().failure.kind(), "disposed");
+}
+
+#[test]
 fn drafts_above_the_limit_are_refused_before_any_request() {
     use renderer_steering::core::content::MAX_DRAFT_BYTES;
     let mut e = ext_agent();

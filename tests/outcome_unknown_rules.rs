@@ -237,4 +237,12 @@ fn finished_message_ids_are_remembered_up_to_the_bound_oldest_forgotten_first() 
     assert_eq!(recent.resubmission("t", Some("m-44")), Resubmission::Verify { turn_id: None }, "the oldest kept");
     let newest = format!("m-{}", RECENT_MESSAGES + 43);
     assert_eq!(recent.resubmission("t", Some(&newest)), Resubmission::Verify { turn_id: None });
+    // The ring has wrapped: a record is replaced in place, and only that one.
+    recent.remember("t", &newest, Remembered::Unknown { deduplicated: true, turn_id: None });
+    assert_eq!(recent.len(), RECENT_MESSAGES);
+    assert_eq!(recent.resubmission("t", Some(&newest)), Resubmission::New);
+    for i in 44..RECENT_MESSAGES + 43 {
+        let id = format!("m-{i}");
+        assert_eq!(recent.resubmission("t", Some(&id)), Resubmission::Verify { turn_id: None }, "{id} untouched");
+    }
 }
