@@ -179,12 +179,9 @@ impl Hook {
     async fn decide(&self, thread_id: &str, text: &str, input: &JsValue) -> Result<Delivery, JsValue> {
         let op = self.decider.with_engine(|e| e.decide(thread_id, text, now_ms())).map_err(|e| to_js_error(&e, input))?;
         let decided = JsFuture::from(self.decider.promise(op, None, delivery_name, input.clone())).await?;
-        match decided.as_string().as_deref() {
-            Some("official") => Ok(Delivery::Official),
-            Some("activeTurn") => Ok(Delivery::ActiveTurn),
-            Some("newTurn") => Ok(Delivery::NewTurn),
-            _ => Err(to_js_error(&SteeringError::new(Failure::disposed(), vec![], Trace::default()), input)),
-        }
+        decided.as_string().as_deref().and_then(Delivery::from_name).ok_or_else(|| {
+            to_js_error(&SteeringError::new(Failure::disposed(), vec![], Trace::default()), input)
+        })
     }
 
     /// The wrapped `steerTurn`: a steer this hook does not handle (unreadable,

@@ -37,6 +37,17 @@ impl Delivery {
             Delivery::NewTurn => "newTurn",
         }
     }
+
+    /// The delivery a wire name stands for ([`Delivery::as_str`] reversed).
+    ///
+    /// ```
+    /// # use renderer_steering::core::codexhost::Delivery;
+    /// assert_eq!(Delivery::from_name("activeTurn"), Some(Delivery::ActiveTurn));
+    /// assert_eq!(Delivery::from_name("later"), None);
+    /// ```
+    pub fn from_name(name: &str) -> Option<Self> {
+        [Delivery::Official, Delivery::ActiveTurn, Delivery::NewTurn].into_iter().find(|d| d.as_str() == name)
+    }
 }
 
 /// `codexhost/thread/steering/inspect` result.
