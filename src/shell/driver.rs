@@ -76,8 +76,8 @@ struct Inner<E: Driven> {
     role_check: Option<RoleCheck<E>>,
     on_changed: RefCell<Option<Function>>,
     /// `deliver(id, described)`: the one callback every host answer comes
-    /// back through (set once, right after the driver is built).
-    deliver: RefCell<JsValue>,
+    /// back through.
+    deliver: JsValue,
 }
 
 
@@ -103,26 +103,26 @@ where
 {
     /// A driver for `engine`; `role_check` runs before each answer is fed.
     pub fn new(engine: E, transport: Transport, role_check: Option<RoleCheck<E>>) -> Self {
-        let driver = Driver(Rc::new(Inner {
-            engine: RefCell::new(engine),
-            transport,
-            waiters: RefCell::new(SortedMap::new()),
-            hooks: RefCell::new(SortedMap::new()),
-            timer: RefCell::new(None),
-            role_check,
-            on_changed: RefCell::new(None),
-            deliver: RefCell::new(JsValue::UNDEFINED),
-        }));
-        // Weak: the callback never keeps a freed engine alive; called after
-        // `free()` it throws in JS (caught there), never in wasm.
-        let weak = Rc::downgrade(&driver.0);
-        let deliver = Closure::<dyn Fn(f64, JsValue)>::new(move |id: f64, described: JsValue| {
-            if let Some(inner) = weak.upgrade() {
-                Driver(inner).feed(RequestId(id as u64), transport::described(Ok(described)));
+        Driver(Rc::new_cyclic(|weak: &Weak<Inner<E>>| {
+            // Weak: the callback never keeps a freed engine alive; an answer
+            // that arrives after `free()` is ignored.
+            let weak = weak.clone();
+            let deliver = Closure::<dyn Fn(f64, JsValue)>::new(move |id: f64, described: JsValue| {
+                if let Some(inner) = weak.upgrade() {
+                    Driver(inner).feed(RequestId(id as u64), transport::described(Ok(described)));
+                }
+            });
+            Inner {
+                engine: RefCell::new(engine),
+                transport,
+                waiters: RefCell::new(SortedMap::new()),
+                hooks: RefCell::new(SortedMap::new()),
+                timer: RefCell::new(None),
+                role_check,
+                on_changed: RefCell::new(None),
+                deliver: deliver.into_js_value(),
             }
-        });
-        *driver.0.deliver.borrow_mut() = deliver.into_js_value();
-        driver
+        }))
     }
 
     /// Runs `f` on the engine (short borrow; never call JS inside).
@@ -170,8 +170,7 @@ where
                 } else {
                     JsValue::UNDEFINED
                 };
-                let deliver = self.0.deliver.borrow().clone();
-                let sent = self.0.transport.send(request.method, &request.params, &options, &deliver, request.id.0);
+                let sent = self.0.transport.send(request.method, &request.params, &options, &self.0.deliver, request.id.0);
                 if let Some(answer) = sent {
                     self.feed(request.id, answer);
                 }
