@@ -236,4 +236,15 @@ mod tests {
         listed.sort_unstable();
         assert_eq!(sorted, listed);
     }
+
+    #[test]
+    fn display_is_the_message_and_only_host_errors_carry_a_code() {
+        for failure in one_of_each() {
+            assert_eq!(failure.to_string(), failure.message(), "{failure:?}");
+            assert!(!failure.message().is_empty(), "{failure:?}");
+            assert_eq!(failure.code().is_some(), failure.kind() == "host", "{failure:?}");
+            let error: &dyn std::error::Error = &failure;
+            assert!(error.source().is_none(), "the sentence already says it all: {failure:?}");
+        }
+    }
 }
