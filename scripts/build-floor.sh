@@ -19,18 +19,6 @@ cargo build --quiet --release --target wasm32-unknown-unknown \
 TMP="$OUT.tmp.$$"
 trap 'rm -rf "$TMP"' EXIT
 rm -rf "$TMP" && mkdir -p "$TMP"
-"$HOME/.cargo/bin/wasm-bindgen" --target web --omit-default-module-path --out-dir "$TMP" \
-  --remove-name-section --remove-producers-section \
-  "$TARGET_DIR/size-floor/wasm32-unknown-unknown/release/size_floor.wasm"
-WASM_OPT=node_modules/.bin/wasm-opt
-if [ ! -x "$WASM_OPT" ]; then
-  echo "[build-floor] $WASM_OPT missing: run 'npm install' (scripts/toolchain.sh does)" >&2
-  exit 1
-fi
-# The same flags as scripts/build-pkg.sh.
-"$WASM_OPT" -Oz -aimfs=0 -fimfs=0 -ocimfs=0 --strip-debug --strip-producers \
-  --enable-reference-types --enable-bulk-memory --enable-nontrapping-float-to-int \
-  --enable-sign-ext --enable-multivalue --enable-mutable-globals \
-  "$TMP/size_floor_bg.wasm" -o "$TMP/size_floor_bg.wasm"
+bash scripts/bindgen-opt.sh "$TARGET_DIR/size-floor/wasm32-unknown-unknown/release/size_floor.wasm" "$TMP"
 rm -rf "$OUT" && mv "$TMP" "$OUT"
 echo "[build-floor] $OUT/ ready: $(wc -c < "$OUT/size_floor_bg.wasm") bytes of wasm"
