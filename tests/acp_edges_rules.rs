@@ -30,10 +30,10 @@ fn a_handoff_answered_before_the_apps_prompt_is_folded_and_that_prompt_is_supers
     e.prompt_sent("s");
     let op = e.send("s", text("x"), 0).unwrap();
     let sent = run(&mut e, 0, silent);
-    e.handle_answer(sent.sent[0].id, HostAnswer::Result(json!({ "stopReason": "end_turn" })), 0);
+    e.handle_answer(sent.sent[0].id, HostAnswer::Result(json!({ "stopReason": "end_turn" }).into()), 0);
     let log = run(&mut e, 0, silent);
     assert!(matches!(done(&log, op), Some(Ok(AcpOutcome::HandedOff { handoff: "folded", .. }))));
-    let verdict = e.prompt_answered("s", &json!({ "stopReason": "end_turn", "usage": { "outputTokens": 9 } }), 0);
+    let verdict = e.prompt_answered("s", &json!({ "stopReason": "end_turn", "usage": { "outputTokens": 9 } }).into(), 0);
     assert!(verdict.superseded, "reported folded, so the app's later answer is not the turn's answer");
     assert_eq!(e.composer("s").mode, InputMode::Idle);
     assert_eq!(e.live_state(), 0);
@@ -46,8 +46,8 @@ fn an_answer_without_usage_is_no_evidence_of_folding() {
         e.prompt_sent("s");
         let op = e.send("s", text("x"), 0).unwrap();
         let sent = run(&mut e, 0, silent);
-        assert!(!e.prompt_answered("s", &answer, 0).superseded, "{answer}: the turn's real answer is not hidden");
-        e.handle_answer(sent.sent[0].id, HostAnswer::Result(json!({ "stopReason": "end_turn" })), 0);
+        assert!(!e.prompt_answered("s", &answer.clone().into(), 0).superseded, "{answer}: the turn's real answer is not hidden");
+        e.handle_answer(sent.sent[0].id, HostAnswer::Result(json!({ "stopReason": "end_turn" }).into()), 0);
         let log = run(&mut e, 0, silent);
         assert!(matches!(done(&log, op), Some(Ok(AcpOutcome::HandedOff { handoff: "deferred", .. }))), "{answer}");
     }
@@ -60,7 +60,7 @@ fn zeroed_usage_as_claude_reports_it_is_folded() {
     e.send("s", text("x"), 0).unwrap();
     run(&mut e, 0, silent);
     let early = json!({ "stopReason": "end_turn", "usage": { "inputTokens": 0, "outputTokens": 0, "cachedReadTokens": 0, "cachedWriteTokens": 0, "totalTokens": 0 } });
-    assert!(e.prompt_answered("s", &early, 0).superseded);
+    assert!(e.prompt_answered("s", &early.into(), 0).superseded);
 }
 
 #[test]
@@ -70,7 +70,7 @@ fn method_not_found_on_inject_falls_to_the_steering_extension() {
     let mut e = engine(init, false);
     e.prompt_sent("s");
     let op = e.send("s", text("x"), 0).unwrap();
-    let log = run(&mut e, 0, |m, _| if m == "session/inject" { not_found() } else { Some(HostAnswer::Result(json!({ "outcome": "injected" }))) });
+    let log = run(&mut e, 0, |m, _| if m == "session/inject" { not_found() } else { Some(HostAnswer::Result(json!({ "outcome": "injected" }).into())) });
     assert_eq!(log.methods(), ["session/inject", "_session/steering"]);
     assert_eq!(log.sent[1].params["prompt"], json!(text("x")), "the same message, unchanged");
     assert!(matches!(done(&log, op), Some(Ok(AcpOutcome::Injected { message_id: None, .. }))));
@@ -93,7 +93,7 @@ fn method_not_found_on_every_advertised_path_ends_in_the_queue() {
     e.handle_answer(log.sent[2].id, HostAnswer::Error(RpcError::new(-32601, "Method not found")), 0);
     assert!(done(&run(&mut e, 0, silent), op).is_none(), "provably undelivered: still queued");
     assert_eq!(e.path(), SteerPath::Queue);
-    e.initialized(&json!({ "agentCapabilities": { "session": { "inject": { "modes": ["steer"] } } } }));
+    e.initialized(&json!({ "agentCapabilities": { "session": { "inject": { "modes": ["steer"] } } } }).into());
     assert_eq!(e.path(), SteerPath::Inject { replace: false }, "a new connection starts afresh");
 }
 
@@ -102,8 +102,8 @@ fn a_cancelled_turn_hands_back_a_prompt_required_message_instead_of_starting_a_t
     let mut e = engine(json!({ "_meta": { "steering": { "supported": true } } }), false);
     e.prompt_sent("s");
     let op = e.send("s", text("x"), 0).unwrap();
-    run(&mut e, 0, |_, _| Some(HostAnswer::Result(json!({ "outcome": "promptRequired", "reason": "noRunningTurn" }))));
-    e.prompt_answered("s", &json!({ "stopReason": "cancelled" }), 0);
+    run(&mut e, 0, |_, _| Some(HostAnswer::Result(json!({ "outcome": "promptRequired", "reason": "noRunningTurn" }).into())));
+    e.prompt_answered("s", &json!({ "stopReason": "cancelled" }).into(), 0);
     let log = run(&mut e, 0, silent);
     assert!(log.sent.is_empty(), "no turn behind the user's back");
     assert!(log.has_retract(), "the queued chip goes away");
@@ -121,14 +121,14 @@ fn a_cancelled_turn_hands_back_every_queued_message_and_the_next_turn_is_the_use
     e.prompt_sent("s");
     let a = e.send("s", text("a"), 0).unwrap();
     let b = e.send("s", text("b"), 0).unwrap();
-    e.prompt_answered("s", &json!({ "stopReason": "cancelled" }), 0);
+    e.prompt_answered("s", &json!({ "stopReason": "cancelled" }).into(), 0);
     let log = run(&mut e, 0, silent);
     assert!(log.sent.is_empty());
     assert!(matches!(done(&log, a), Some(Ok(AcpOutcome::HandedBack { .. }))));
     assert!(matches!(done(&log, b), Some(Ok(AcpOutcome::HandedBack { .. }))));
     e.prompt_sent("s");
     e.send("s", text("c"), 0).unwrap();
-    e.prompt_answered("s", &json!({ "stopReason": "end_turn" }), 0);
+    e.prompt_answered("s", &json!({ "stopReason": "end_turn" }).into(), 0);
     assert_eq!(run(&mut e, 0, silent).methods(), ["session/prompt"], "an ordinary end still sends the queue");
 }
 
@@ -137,12 +137,12 @@ fn an_unowned_turn_ends_when_a_prompt_sent_after_it_answers() {
     let mut e = engine(json!({ "agentCapabilities": { "_meta": { "steering": { "supported": true } } } }), false);
     e.prompt_sent("s");
     let op = e.send("s", text("x"), 0).unwrap();
-    let log = run(&mut e, 0, |_, _| Some(HostAnswer::Result(json!({ "outcome": "startedNewTurn" }))));
+    let log = run(&mut e, 0, |_, _| Some(HostAnswer::Result(json!({ "outcome": "startedNewTurn" }).into())));
     assert!(matches!(done(&log, op), Some(Ok(AcpOutcome::StartedNewTurn { .. }))));
-    e.prompt_answered("s", &json!({ "stopReason": "end_turn" }), 0);
+    e.prompt_answered("s", &json!({ "stopReason": "end_turn" }).into(), 0);
     assert_eq!(e.composer("s").mode, InputMode::Direct, "the older prompt's answer does not end it");
     e.prompt_sent("s");
-    e.prompt_answered("s", &json!({ "stopReason": "end_turn" }), 0);
+    e.prompt_answered("s", &json!({ "stopReason": "end_turn" }).into(), 0);
     assert_eq!(e.composer("s").mode, InputMode::Idle, "an answer to a later prompt means the unowned turn is over");
     assert_eq!(e.live_state(), 0, "no sessionIdle needed");
 }
@@ -153,18 +153,18 @@ fn an_unowned_turn_ends_when_our_own_later_prompt_answers() {
     let mut e = engine(init, true);
     e.send("s", text("x"), 0).unwrap();
     let log = run(&mut e, 0, silent);
-    e.handle_answer(log.sent[0].id, HostAnswer::Result(json!({ "stopReason": "end_turn" })), 0);
+    e.handle_answer(log.sent[0].id, HostAnswer::Result(json!({ "stopReason": "end_turn" }).into()), 0);
     e.prompt_sent("s");
     let op = e.send("s", text("y"), 0).unwrap();
-    let log = run(&mut e, 0, |_, _| Some(HostAnswer::Result(json!({ "outcome": "startedNewTurn" }))));
+    let log = run(&mut e, 0, |_, _| Some(HostAnswer::Result(json!({ "outcome": "startedNewTurn" }).into())));
     assert!(matches!(done(&log, op), Some(Ok(AcpOutcome::StartedNewTurn { .. }))));
-    e.prompt_answered("s", &json!({ "stopReason": "end_turn" }), 0);
+    e.prompt_answered("s", &json!({ "stopReason": "end_turn" }).into(), 0);
     // Steering via the extension answers -32601 from now on: the unowned turn
     // is steered by handoff, and that prompt's answer ends it.
     let z = e.send("s", text("z"), 0).unwrap();
     let log = run(&mut e, 0, |m, _| if m == "_session/steering" { not_found() } else { None });
     assert_eq!(log.methods(), ["_session/steering", "session/prompt"]);
-    e.handle_answer(log.sent[1].id, HostAnswer::Result(json!({ "stopReason": "end_turn" })), 0);
+    e.handle_answer(log.sent[1].id, HostAnswer::Result(json!({ "stopReason": "end_turn" }).into()), 0);
     assert!(matches!(done(&run(&mut e, 0, silent), z), Some(Ok(AcpOutcome::HandedOff { .. }))));
     assert_eq!(e.composer("s").mode, InputMode::Idle);
     assert_eq!(e.live_state(), 0);

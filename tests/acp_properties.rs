@@ -8,7 +8,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use proptest::prelude::*;
 use renderer_steering::core::acp::{AcpEngine, AcpOutcome};
 use renderer_steering::core::requests::HostAnswer;
-use renderer_steering::core::{Action, OpId, OutgoingRequest, RequestId, RpcError, Timeouts};
+use renderer_steering::core::{Action, Json, OpId, OutgoingRequest, RequestId, RpcError, Timeouts};
 use serde_json::{json, Value};
 
 #[derive(Debug, Clone)]
@@ -47,17 +47,18 @@ const INITS: [&str; 4] = [
 
 /// The message text of a message-carrying request.
 fn words(r: &OutgoingRequest) -> Option<String> {
-    let content = r.params.get("prompt").or_else(|| r.params.get("content"))?;
+    let params = r.params.value();
+    let content = params.get("prompt").or_else(|| params.get("content"))?;
     content[0]["text"].as_str().map(String::from)
 }
 
 fn err(code: i64, reason: Option<&str>) -> HostAnswer {
-    HostAnswer::Error(RpcError { code, message: "e".into(), data: reason.map(|r| json!({ "reason": r })) })
+    HostAnswer::Error(RpcError { code, message: "e".into(), data: reason.map(|r| json!({ "reason": r }).into()) })
 }
 
 /// An answer for `r`; the bool says "provably not consumed" (it may be sent again).
 fn answer_for(r: &OutgoingRequest, kind: u8, next_id: &mut u32) -> (HostAnswer, bool) {
-    let ok = |v: Value| HostAnswer::Result(v);
+    let ok = |v: Value| HostAnswer::Result(v.into());
     match (r.method, kind % 8) {
         ("_session/steering", 0 | 1) => (ok(json!({ "outcome": "injected" })), false),
         ("_session/steering", 2) => (ok(json!({ "outcome": "promptRequired", "reason": "noRunningTurn" })), true),
@@ -103,7 +104,7 @@ impl World {
                         assert!(!self.consumed.contains(&w), "{w} sent again after it may have been consumed");
                         self.on_wire.insert(w);
                     }
-                    let session = r.params["sessionId"].as_str().unwrap().as_bytes()[1] - b'0';
+                    let session = r.params.value()["sessionId"].as_str().unwrap().as_bytes()[1] - b'0';
                     self.outstanding.push((r, session, self.now));
                     self.check_one_steer_per_session();
                 }
@@ -167,14 +168,14 @@ impl World {
                 if self.app_prompts[s as usize] > 0 {
                     self.app_prompts[s as usize] -= 1;
                     let usage = if zero { 0 } else { 7 };
-                    self.engine.prompt_answered(&sid(s), &json!({ "stopReason": "end_turn", "usage": { "outputTokens": usage } }), self.now);
+                    self.engine.prompt_answered(&sid(s), &json!({ "stopReason": "end_turn", "usage": { "outputTokens": usage } }).into(), self.now);
                 }
             }
             Ev::Answer(i, k) => self.answer(i as usize, k),
             Ev::Duplicate(i) => {
                 if !self.answered.is_empty() {
                     let id = self.answered[i as usize % self.answered.len()];
-                    self.engine.handle_answer(id, HostAnswer::Result(json!({ "outcome": "injected" })), self.now);
+                    self.engine.handle_answer(id, HostAnswer::Result(json!({ "outcome": "injected" }).into()), self.now);
                 }
             }
             Ev::Tick(ms) => {
@@ -208,7 +209,7 @@ impl World {
                 }
                 self.engine.session_replaced(&sid(s));
             }
-            Ev::Echo(s) => self.engine.update(&sid(s), &json!({ "sessionUpdate": "user_message", "messageId": format!("m{}", self.next_msg) })),
+            Ev::Echo(s) => self.engine.update(&sid(s), &json!({ "sessionUpdate": "user_message", "messageId": format!("m{}", self.next_msg) }).into()),
         }
         self.drain();
     }
@@ -230,7 +231,7 @@ impl World {
         // The agent delivers every accepted inject in the end (its echo).
         for m in 1..=self.next_msg {
             for s in 0..3u8 {
-                self.engine.update(&format!("s{s}"), &json!({ "sessionUpdate": "user_message", "messageId": format!("m{m}") }));
+                self.engine.update(&format!("s{s}"), &json!({ "sessionUpdate": "user_message", "messageId": format!("m{m}") }).into());
             }
         }
         self.drain();
@@ -243,7 +244,7 @@ proptest! {
     #[test]
     fn no_duplicate_no_loss_one_steer_per_session(init in 0usize..4, events in prop::collection::vec(ev(), 1..40)) {
         let mut engine = AcpEngine::new(Timeouts::default(), true);
-        engine.initialized(&serde_json::from_str(INITS[init]).unwrap());
+        engine.initialized(&Json::parse(INITS[init].into()).unwrap());
         let mut world = World { engine, now: 0, outstanding: vec![], answered: vec![], ops: BTreeMap::new(),
             on_wire: BTreeSet::new(), consumed: BTreeSet::new(), completions: BTreeMap::new(), app_prompts: [0; 3], next_word: 0, next_msg: 0 };
         for e in &events {

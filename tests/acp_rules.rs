@@ -32,26 +32,26 @@ fn queue_agent() -> AcpEngine {
 use common::{done, silent};
 
 fn rpc(code: i64, reason: Option<&str>) -> HostAnswer {
-    HostAnswer::Error(RpcError { code, message: "err".into(), data: reason.map(|r| json!({ "reason": r })) })
+    HostAnswer::Error(RpcError { code, message: "err".into(), data: reason.map(|r| json!({ "reason": r }).into()) })
 }
 
 #[test]
 fn the_path_is_chosen_from_initialize_in_order_and_gated_strictly() {
     let both = json!({ "_meta": { "steering": { "supported": true } },
         "agentCapabilities": { "session": { "inject": { "modes": ["steer"] } }, "_meta": { "claudeCode": { "promptQueueing": true } } } });
-    assert_eq!(Capabilities::from_initialize(&both, true).path, SteerPath::Inject { replace: false });
+    assert_eq!(Capabilities::from_initialize(&both.clone().into(), true).path, SteerPath::Inject { replace: false });
     let ext_and_handoff = json!({ "_meta": { "steering": { "supported": true } }, "agentCapabilities": { "_meta": { "claudeCode": { "promptQueueing": true } } } });
-    assert_eq!(Capabilities::from_initialize(&ext_and_handoff, true).path, SteerPath::SteeringExtension);
+    assert_eq!(Capabilities::from_initialize(&ext_and_handoff.clone().into(), true).path, SteerPath::SteeringExtension);
     let lenient = json!({ "agentCapabilities": { "_meta": { "steering": { "supported": true } } } });
-    assert_eq!(Capabilities::from_initialize(&lenient, false).path, SteerPath::SteeringExtension);
+    assert_eq!(Capabilities::from_initialize(&lenient.clone().into(), false).path, SteerPath::SteeringExtension);
     let queue_only_inject = json!({ "agentCapabilities": { "session": { "inject": { "modes": ["queue"] } } } });
-    assert_eq!(Capabilities::from_initialize(&queue_only_inject, false).path, SteerPath::Queue);
+    assert_eq!(Capabilities::from_initialize(&queue_only_inject.clone().into(), false).path, SteerPath::Queue);
     for not_true in [json!("true"), json!(1), json!(null), json!({})] {
         let init = json!({ "_meta": { "steering": { "supported": not_true } }, "agentCapabilities": { "_meta": { "claudeCode": { "promptQueueing": not_true } } } });
-        assert_eq!(Capabilities::from_initialize(&init, true).path, SteerPath::Queue, "{not_true}");
+        assert_eq!(Capabilities::from_initialize(&init.clone().into(), true).path, SteerPath::Queue, "{not_true}");
     }
     for garbage in [json!(null), json!([]), json!("x"), json!({ "agentCapabilities": 5 })] {
-        assert_eq!(Capabilities::from_initialize(&garbage, true), Capabilities { path: SteerPath::Queue, images: false, offered: [None; 3] });
+        assert_eq!(Capabilities::from_initialize(&garbage.clone().into(), true), Capabilities { path: SteerPath::Queue, images: false, offered: [None; 3] });
     }
 }
 
@@ -68,7 +68,7 @@ fn nothing_is_probed_with_a_request() {
 fn an_idle_session_gets_a_normal_prompt_that_is_not_bounded() {
     let mut e = ext_agent();
     let op = e.send("s", text("hello"), 0).unwrap();
-    let log = run(&mut e, 0, |_, _| Some(HostAnswer::Result(json!({ "stopReason": "end_turn" }))));
+    let log = run(&mut e, 0, |_, _| Some(HostAnswer::Result(json!({ "stopReason": "end_turn" }).into())));
     assert_eq!(log.methods(), ["session/prompt"]);
     assert_eq!(log.sent[0].params, json!({ "sessionId": "s", "prompt": text("hello") }));
     assert_eq!(log.sent[0].timeout_ms, None, "the open prompt of a turn is not bounded");
@@ -81,7 +81,7 @@ fn steering_extension_always_sends_the_opt_in_and_injected_is_done() {
     let mut e = ext_agent();
     e.prompt_sent("s");
     let op = e.send("s", text("use pnpm"), 0).unwrap();
-    let log = run(&mut e, 0, |_, _| Some(HostAnswer::Result(json!({ "outcome": "injected" }))));
+    let log = run(&mut e, 0, |_, _| Some(HostAnswer::Result(json!({ "outcome": "injected" }).into())));
     assert_eq!(log.methods(), [EXT]);
     assert_eq!(log.sent[0].params, json!({ "sessionId": "s", "prompt": text("use pnpm"), "_meta": { "steering": { "idleBehavior": "promptRequired" } } }));
     assert_eq!(log.sent[0].timeout_ms, Some(10_000));
@@ -94,12 +94,12 @@ fn prompt_required_goes_out_unchanged_as_a_prompt_only_after_the_previous_answer
     let mut e = ext_agent();
     e.prompt_sent("s");
     let op = e.send("s", text("x"), 0).unwrap();
-    let log = run(&mut e, 0, |_, _| Some(HostAnswer::Result(json!({ "outcome": "promptRequired", "reason": "noRunningTurn" }))));
+    let log = run(&mut e, 0, |_, _| Some(HostAnswer::Result(json!({ "outcome": "promptRequired", "reason": "noRunningTurn" }).into())));
     assert_eq!(log.methods(), [EXT], "no prompt while the previous prompt is open");
     assert!(done(&log, op).is_none());
     assert_eq!(e.composer("s").queued, vec![text("x")]);
-    e.prompt_answered("s", &json!({ "stopReason": "end_turn" }), 0);
-    let log = run(&mut e, 0, |_, _| Some(HostAnswer::Result(json!({ "stopReason": "end_turn" }))));
+    e.prompt_answered("s", &json!({ "stopReason": "end_turn" }).into(), 0);
+    let log = run(&mut e, 0, |_, _| Some(HostAnswer::Result(json!({ "stopReason": "end_turn" }).into())));
     assert_eq!(log.methods(), ["session/prompt"]);
     assert_eq!(log.sent[0].params["prompt"], json!(text("x")));
     assert!(matches!(done(&log, op), Some(Ok(AcpOutcome::Prompted { .. }))));
@@ -109,12 +109,12 @@ fn prompt_required_goes_out_unchanged_as_a_prompt_only_after_the_previous_answer
 fn started_new_turn_is_never_resent_and_the_session_stays_busy_until_idle() {
     let mut e = ext_agent();
     e.prompt_sent("s");
-    e.prompt_answered("s", &json!({ "stopReason": "end_turn" }), 0);
+    e.prompt_answered("s", &json!({ "stopReason": "end_turn" }).into(), 0);
     e.prompt_sent("s");
     let op = e.send("s", text("x"), 0).unwrap();
-    let log = run(&mut e, 0, |_, _| Some(HostAnswer::Result(json!({ "outcome": "startedNewTurn" }))));
+    let log = run(&mut e, 0, |_, _| Some(HostAnswer::Result(json!({ "outcome": "startedNewTurn" }).into())));
     assert!(matches!(done(&log, op), Some(Ok(AcpOutcome::StartedNewTurn { .. }))));
-    e.prompt_answered("s", &json!({ "stopReason": "end_turn" }), 0);
+    e.prompt_answered("s", &json!({ "stopReason": "end_turn" }).into(), 0);
     assert_eq!(run(&mut e, 0, silent).sent.len(), 0, "no resend");
     assert_eq!(e.composer("s").mode, InputMode::Direct, "an unowned turn runs");
     e.send("s", text("y"), 0).unwrap();
@@ -125,10 +125,10 @@ fn started_new_turn_is_never_resent_and_the_session_stays_busy_until_idle() {
 #[test]
 fn failed_unknown_unreadable_timeout_and_transport_are_outcome_unknown_and_never_resent() {
     let answers = [
-        HostAnswer::Result(json!({ "outcome": "failed" })),
-        HostAnswer::Result(json!({ "outcome": "teleported" })),
-        HostAnswer::Result(json!({})),
-        HostAnswer::Result(json!(null)),
+        HostAnswer::Result(json!({ "outcome": "failed" }).into()),
+        HostAnswer::Result(json!({ "outcome": "teleported" }).into()),
+        HostAnswer::Result(json!({}).into()),
+        HostAnswer::Result(json!(null).into()),
         HostAnswer::Transport("socket closed".into()),
         HostAnswer::Timeout,
         HostAnswer::Unreadable("undefined".into()),
@@ -148,7 +148,7 @@ fn failed_unknown_unreadable_timeout_and_transport_are_outcome_unknown_and_never
         assert_eq!(error.failure.kind(), "outcomeUnknown", "{answer:?}");
         assert_eq!(error.draft, text("keep"));
         assert!(log.sent.is_empty(), "never auto-resent: {answer:?}");
-        e.prompt_answered("s", &json!({ "stopReason": "end_turn" }), 0);
+        e.prompt_answered("s", &json!({ "stopReason": "end_turn" }).into(), 0);
         assert!(run(&mut e, 0, silent).sent.is_empty());
     }
 }
@@ -178,7 +178,7 @@ fn method_not_found_turns_steering_off_and_queues_the_message() {
     assert_eq!(e.composer("s").mode, InputMode::Queue);
     e.send("s", text("y"), 0).unwrap();
     assert!(run(&mut e, 0, silent).sent.is_empty(), "steering stays off for the connection");
-    e.prompt_answered("s", &json!({ "stopReason": "end_turn" }), 0);
+    e.prompt_answered("s", &json!({ "stopReason": "end_turn" }).into(), 0);
     let log = run(&mut e, 0, |_, _| None);
     assert_eq!(log.methods(), ["session/prompt"]);
     assert_eq!(log.sent[0].params["prompt"], json!(text("x")), "first in, first out");
@@ -189,14 +189,14 @@ fn inject_steers_and_the_user_message_echo_marks_it_delivered() {
     let mut e = inject_agent(false);
     e.prompt_sent("s");
     let op = e.send("s", text("x"), 0).unwrap();
-    let log = run(&mut e, 0, |_, _| Some(HostAnswer::Result(json!({ "messageId": "m1" }))));
+    let log = run(&mut e, 0, |_, _| Some(HostAnswer::Result(json!({ "messageId": "m1" }).into())));
     assert_eq!(log.sent[0].method, "session/inject");
     assert_eq!(log.sent[0].params, json!({ "sessionId": "s", "mode": "steer", "content": text("x") }));
     assert!(matches!(done(&log, op), Some(Ok(AcpOutcome::Injected { message_id: Some(ref m), .. })) if m == "m1"));
     assert_eq!(e.composer("s").pending_injects, ["m1"]);
-    e.update("s", &json!({ "sessionUpdate": "user_message", "messageId": "other" }));
+    e.update("s", &json!({ "sessionUpdate": "user_message", "messageId": "other" }).into());
     assert_eq!(e.composer("s").pending_injects, ["m1"]);
-    e.update("s", &json!({ "sessionUpdate": "user_message", "messageId": "m1", "content": text("x") }));
+    e.update("s", &json!({ "sessionUpdate": "user_message", "messageId": "m1", "content": text("x") }).into());
     assert!(e.composer("s").pending_injects.is_empty());
 }
 
@@ -206,8 +206,8 @@ fn inject_no_running_turn_becomes_a_prompt_other_reasons_propagate() {
     e.prompt_sent("s");
     let op = e.send("s", text("x"), 0).unwrap();
     run(&mut e, 0, |_, _| Some(rpc(-32010, Some("no_running_turn"))));
-    e.prompt_answered("s", &json!({ "stopReason": "end_turn" }), 0);
-    let log = run(&mut e, 0, |_, _| Some(HostAnswer::Result(json!({ "stopReason": "end_turn" }))));
+    e.prompt_answered("s", &json!({ "stopReason": "end_turn" }).into(), 0);
+    let log = run(&mut e, 0, |_, _| Some(HostAnswer::Result(json!({ "stopReason": "end_turn" }).into())));
     assert_eq!(log.methods(), ["session/prompt"]);
     assert!(matches!(done(&log, op), Some(Ok(AcpOutcome::Prompted { .. }))));
 
@@ -220,7 +220,7 @@ fn inject_no_running_turn_becomes_a_prompt_other_reasons_propagate() {
 
 fn injected(e: &mut AcpEngine, id: &'static str, words: &str) {
     e.send("s", text(words), 0).unwrap();
-    run(e, 0, move |_, _| Some(HostAnswer::Result(json!({ "messageId": id }))));
+    run(e, 0, move |_, _| Some(HostAnswer::Result(json!({ "messageId": id }).into())));
 }
 
 #[test]
@@ -229,7 +229,7 @@ fn a_pending_inject_can_be_revoked_and_its_words_come_back() {
     e.prompt_sent("s");
     injected(&mut e, "m1", "oops");
     let op = e.revoke("s", "m1", 0).unwrap();
-    let log = run(&mut e, 0, |_, _| Some(HostAnswer::Result(json!({}))));
+    let log = run(&mut e, 0, |_, _| Some(HostAnswer::Result(json!({}).into())));
     assert_eq!(log.sent[0].method, "session/revoke_inject");
     assert_eq!(log.sent[0].params, json!({ "sessionId": "s", "messageId": "m1" }));
     assert!(matches!(done(&log, op), Some(Ok(AcpOutcome::Revoked { ref draft, .. })) if *draft == text("oops")));
@@ -246,7 +246,7 @@ fn revoking_a_delivered_or_unknown_inject_fails_with_the_agents_code() {
         let log = run(&mut e, 0, move |_, _| Some(rpc(code, Some(reason))));
         let error = done(&log, op).unwrap().unwrap_err();
         assert_eq!(error.failure.code(), Some(code));
-        assert_eq!(error.failure.data(), Some(&json!({ "reason": reason })));
+        assert_eq!(error.failure.data().unwrap(), &json!({ "reason": reason }));
         assert!(e.composer("s").pending_injects.is_empty());
     }
 }
@@ -265,7 +265,7 @@ fn replace_only_when_the_agent_allows_it() {
     e.prompt_sent("s");
     injected(&mut e, "m1", "x");
     let op = e.replace("s", "m1", text("y"), 0).unwrap();
-    let log = run(&mut e, 0, |_, _| Some(HostAnswer::Result(json!({ "messageId": "m2" }))));
+    let log = run(&mut e, 0, |_, _| Some(HostAnswer::Result(json!({ "messageId": "m2" }).into())));
     assert_eq!(log.sent[0].method, "session/replace_inject");
     assert_eq!(log.sent[0].params, json!({ "sessionId": "s", "messageId": "m1", "content": text("y") }));
     assert!(matches!(done(&log, op), Some(Ok(AcpOutcome::Replaced { ref message_id, ref previous_message_id })) if message_id == "m2" && previous_message_id == "m1"));
@@ -285,8 +285,8 @@ fn steers_are_fifo_one_in_flight_and_never_overtake_the_queue() {
     assert_eq!(e.composer("s").mode, InputMode::Queue);
     let other = e.send("t", text("other session"), 0).unwrap();
     assert_eq!(run(&mut e, 0, silent).methods(), ["session/prompt"], "sessions are independent");
-    e.handle_answer(first.sent[0].id, HostAnswer::Result(json!({ "outcome": "injected" })), 0);
-    let log = run(&mut e, 0, |_, p| Some(HostAnswer::Result(json!({ "outcome": "injected", "echo": p["prompt"][0]["text"] }))));
+    e.handle_answer(first.sent[0].id, HostAnswer::Result(json!({ "outcome": "injected" }).into()), 0);
+    let log = run(&mut e, 0, |_, p| Some(HostAnswer::Result(json!({ "outcome": "injected", "echo": p["prompt"][0]["text"] }).into())));
     assert_eq!(log.sent.iter().map(|r| r.params["prompt"][0]["text"].as_str().unwrap()).collect::<Vec<_>>(), ["b", "c"]);
     for op in [a, b, c] {
         assert!(matches!(done(&log, op), Some(Ok(AcpOutcome::Injected { .. }))), "{op:?}");
@@ -322,10 +322,10 @@ fn handoff_folded_supersedes_the_early_answer() {
     let log = run(&mut e, 0, silent);
     assert_eq!(log.methods(), ["session/prompt"]);
     assert_eq!(log.sent[0].timeout_ms, None);
-    let verdict = e.prompt_answered("s", &json!({ "stopReason": "end_turn", "usage": { "inputTokens": 0, "outputTokens": 0 } }), 0);
+    let verdict = e.prompt_answered("s", &json!({ "stopReason": "end_turn", "usage": { "inputTokens": 0, "outputTokens": 0 } }).into(), 0);
     assert!(verdict.superseded, "the early answer is not the turn's answer");
     assert_eq!(e.composer("s").mode, InputMode::Queue, "still running (the steer prompt is open); the next message waits behind it");
-    e.handle_answer(log.sent[0].id, HostAnswer::Result(json!({ "stopReason": "end_turn" })), 0);
+    e.handle_answer(log.sent[0].id, HostAnswer::Result(json!({ "stopReason": "end_turn" }).into()), 0);
     let log = run(&mut e, 0, silent);
     assert!(matches!(done(&log, op), Some(Ok(AcpOutcome::HandedOff { handoff: "folded", .. }))));
     assert_eq!(e.composer("s").mode, InputMode::Idle);
@@ -337,9 +337,9 @@ fn handoff_deferred_gets_both_answers_in_order() {
     e.prompt_sent("s");
     let op = e.send("s", text("x"), 0).unwrap();
     let log = run(&mut e, 0, silent);
-    let verdict = e.prompt_answered("s", &json!({ "stopReason": "end_turn", "usage": { "outputTokens": 420 } }), 0);
+    let verdict = e.prompt_answered("s", &json!({ "stopReason": "end_turn", "usage": { "outputTokens": 420 } }).into(), 0);
     assert!(!verdict.superseded);
-    e.handle_answer(log.sent[0].id, HostAnswer::Result(json!({ "stopReason": "end_turn" })), 0);
+    e.handle_answer(log.sent[0].id, HostAnswer::Result(json!({ "stopReason": "end_turn" }).into()), 0);
     let log = run(&mut e, 0, silent);
     assert!(matches!(done(&log, op), Some(Ok(AcpOutcome::HandedOff { handoff: "deferred", .. }))));
 }
@@ -352,7 +352,7 @@ fn handoff_admits_only_with_no_queue_and_no_steer_in_flight() {
     let first = run(&mut e, 0, silent);
     e.send("s", text("b"), 0).unwrap();
     assert!(run(&mut e, 0, silent).sent.is_empty());
-    e.handle_answer(first.sent[0].id, HostAnswer::Result(json!({ "stopReason": "end_turn" })), 0);
+    e.handle_answer(first.sent[0].id, HostAnswer::Result(json!({ "stopReason": "end_turn" }).into()), 0);
     let next = run(&mut e, 0, silent);
     assert_eq!(next.methods(), ["session/prompt"]);
     assert_eq!(next.sent[0].params["prompt"], json!(text("b")));
@@ -380,9 +380,9 @@ fn a_replaced_session_drops_its_pending_steer_and_queue_with_drafts() {
     let log = run(&mut e, 0, silent);
     for (op, words) in [(a, "a"), (b, "b")] {
         let error = done(&log, op).unwrap().unwrap_err();
-        assert_eq!((error.failure.kind(), error.draft), ("sessionReplaced", text(words)));
+        assert_eq!((error.failure.kind(), error.draft.value()), ("sessionReplaced", json!(text(words))));
     }
-    e.handle_answer(first.sent[0].id, HostAnswer::Result(json!({ "stopReason": "end_turn" })), 0);
+    e.handle_answer(first.sent[0].id, HostAnswer::Result(json!({ "stopReason": "end_turn" }).into()), 0);
     assert!(run(&mut e, 0, silent).actions.is_empty(), "a late answer changes nothing");
     assert_eq!(e.live_state(), 0);
 }
@@ -391,7 +391,7 @@ fn a_replaced_session_drops_its_pending_steer_and_queue_with_drafts() {
 fn composer_modes_hints_and_change_notifications() {
     let mut e = AcpEngine::new(Timeouts::default(), false);
     assert_eq!(e.composer("s").mode, InputMode::Unavailable);
-    e.initialized(&json!({ "_meta": { "steering": { "supported": true } } }));
+    e.initialized(&json!({ "_meta": { "steering": { "supported": true } } }).into());
     assert_eq!(e.composer("s").mode, InputMode::Idle);
     e.prompt_sent("s");
     let changes = run(&mut e, 0, silent);
@@ -427,7 +427,7 @@ fn a_closed_connection_hands_every_draft_back() {
 #[test]
 fn requests_other_than_prompts_are_bounded_by_the_configured_timeout() {
     let mut e = AcpEngine::new(Timeouts { request_ms: 250, ..Timeouts::default() }, false);
-    e.initialized(&json!({ "_meta": { "steering": { "supported": true } } }));
+    e.initialized(&json!({ "_meta": { "steering": { "supported": true } } }).into());
     e.prompt_sent("s");
     let op = e.send("s", text("x"), 1_000).unwrap();
     run(&mut e, 1_000, silent);
@@ -446,7 +446,7 @@ fn dispose_rejects_everything_and_sends_nothing_more() {
     // A second message waits behind the first: never written.
     let b = e.send("s", text("b"), 0).unwrap();
     e.dispose();
-    e.handle_answer(first.sent[0].id, HostAnswer::Result(json!({ "outcome": "injected" })), 0);
+    e.handle_answer(first.sent[0].id, HostAnswer::Result(json!({ "outcome": "injected" }).into()), 0);
     let log = run(&mut e, 0, silent);
     // The written one may have reached the agent: unknown, kept on screen, never a plain
     // "disposed" that invites a resend; the queued one was never sent.
@@ -474,6 +474,6 @@ fn drafts_above_the_limit_are_refused_before_any_request() {
     e.prompt_sent("s");
     let huge = text(&"y".repeat(MAX_DRAFT_BYTES + 1));
     let error = e.send("s", huge.clone(), 0).unwrap_err();
-    assert_eq!((error.failure.kind(), error.draft), ("draftTooLarge", huge));
+    assert_eq!((error.failure.kind(), error.draft.value()), ("draftTooLarge", json!(huge)));
     assert!(run(&mut e, 0, silent).sent.is_empty());
 }

@@ -41,7 +41,7 @@ fn timeouts_are_checked_field_by_field() {
 
 #[test]
 fn only_an_unknown_outcome_says_the_message_may_have_arrived() {
-    let error = |failure| SteeringError::new(failure, vec![], Trace::default());
+    let error = |failure| SteeringError::new(failure, vec![].into(), Trace::default());
     assert!(error(Failure::outcome_unknown("turn/steer", "lost")).outcome_unknown());
     for plain in [Failure::busy(), Failure::disposed(), Failure::transport("turn/steer", "closed")] {
         assert!(!error(plain.clone()).outcome_unknown(), "{plain:?}");

@@ -35,8 +35,9 @@ fn ev() -> impl Strategy<Value = Ev> {
 }
 
 fn answer_for(r: &OutgoingRequest, kind: u8) -> HostAnswer {
-    let ok = |v: Value| HostAnswer::Result(v);
-    let thread = r.params.get("threadId").cloned().unwrap_or_else(|| r.params["threadIds"][0].clone());
+    let ok = |v: Value| HostAnswer::Result(v.into());
+    let params = r.params.value();
+    let thread = params.get("threadId").cloned().unwrap_or_else(|| params["threadIds"][0].clone());
     match (r.method, kind % 10) {
         ("codexhost/thread/steering/inspect", 0) => ok(json!({ "delivery": "official" })),
         ("codexhost/thread/steering/inspect", 1) => ok(json!({ "delivery": "activeTurn" })),
@@ -61,7 +62,7 @@ struct World {
     now: u64,
     outstanding: Vec<(OutgoingRequest, u64)>,
     answered: Vec<RequestId>,
-    ops: BTreeMap<OpId, (String, Vec<Value>, bool)>,
+    ops: BTreeMap<OpId, (String, renderer_steering::core::Json, bool)>,
     message_sends: BTreeMap<OpId, usize>,
     completions: BTreeMap<OpId, usize>,
     words: u32,
@@ -119,7 +120,7 @@ impl World {
             }
             Ev::Decide(t) => {
                 if let Ok(op) = self.engine.decide(&format!("t{t}"), "x", self.now) {
-                    self.ops.insert(op, (format!("t{t}"), vec![json!({ "type": "text", "text": "x" })], false));
+                    self.ops.insert(op, (format!("t{t}"), renderer_steering::core::content::text_draft("x"), false));
                 }
             }
             Ev::Answer(i, k) => {
@@ -132,7 +133,7 @@ impl World {
             Ev::Duplicate(i) => {
                 if !self.answered.is_empty() {
                     let id = self.answered[i as usize % self.answered.len()];
-                    self.engine.handle_answer(id, HostAnswer::Result(json!({ "turnId": "dup", "delivery": "activeTurn" })), self.now);
+                    self.engine.handle_answer(id, HostAnswer::Result(json!({ "turnId": "dup", "delivery": "activeTurn" }).into()), self.now);
                 }
             }
             Ev::Tick(ms) => {

@@ -50,7 +50,7 @@ fn new_host(delivery: &'static str) -> impl FnMut(&str, &Value) -> Option<HostAn
 fn inspect_carries_thread_and_joined_text() {
     let mut e = engine();
     let mut r = steer("t", "x");
-    r.input = vec![json!({"type": "text", "text": "use "}), json!({"type": "text", "text": "pnpm"})];
+    r.input = vec![json!({"type": "text", "text": "use "}), json!({"type": "text", "text": "pnpm"})].into();
     e.steer(r, 0).unwrap();
     let log = run(&mut e, 0, new_host("activeTurn"));
     assert_eq!(log.sent[0].method, "codexhost/thread/steering/inspect");
@@ -69,7 +69,7 @@ fn non_text_blank_and_empty_input_are_refused_before_any_request_with_the_draft(
     ] {
         let mut e = engine();
         let mut r = steer("t", "x");
-        r.input = input.clone();
+        r.input = input.clone().into();
         let error = e.steer(r, 0).unwrap_err();
         assert_eq!(error.failure.kind(), "invalidInput", "{input:?}");
         assert_eq!(error.draft, input);
@@ -107,8 +107,8 @@ fn new_turn_with_a_running_turn_sends_a_tagged_steer() {
 fn official_threads_get_the_stock_steer_untouched() {
     let mut e = engine();
     let mut r = steer("t", "x");
-    r.additional_context = Some(json!({"k": 1}));
-    r.responsesapi_client_metadata = Some(json!({"m": 2}));
+    r.additional_context = Some(json!({"k": 1}).into());
+    r.responsesapi_client_metadata = Some(json!({"m": 2}).into());
     e.steer(r, 0).unwrap();
     let log = run(&mut e, 0, new_host("official"));
     assert_eq!(
@@ -238,14 +238,14 @@ fn every_host_error_in_the_decision_propagates_with_code_message_and_data() {
             let op = e.steer(steer("t", "x"), 0).unwrap().op();
             let log = run(&mut e, 0, |m, _| {
                 if m == failing {
-                    Some(HostAnswer::Error(renderer_steering::core::RpcError { code, message: format!("e{code}"), data: Some(json!({"why": code})) }))
+                    Some(HostAnswer::Error(renderer_steering::core::RpcError { code, message: format!("e{code}"), data: Some(json!({"why": code}).into()) }))
                 } else {
                     unknown_variant(m)
                 }
             });
             let error = outcome(&log, op).unwrap_err();
             assert_eq!((error.failure.code(), error.failure.message()), (Some(code), format!("e{code}")));
-            assert_eq!(error.failure.data(), Some(&json!({"why": code})));
+            assert_eq!(error.failure.data().unwrap(), &json!({"why": code}));
             assert_eq!(log.sent.last().unwrap().method, failing, "no retry, no steer");
             assert!(log.presented().is_empty());
         }
@@ -336,7 +336,7 @@ fn followers_hand_the_steer_to_the_desktop_before_and_after_inspect() {
     let op = e.steer(steer("t", "x"), 0).unwrap().op();
     let log = run(&mut e, 0, |_, _| None);
     e.set_follower("t", true); // the role changed while inspect was out
-    e.handle_answer(log.sent[0].id, HostAnswer::Result(json!({"delivery": "activeTurn"})), 0);
+    e.handle_answer(log.sent[0].id, HostAnswer::Result(json!({"delivery": "activeTurn"}).into()), 0);
     let after = run(&mut e, 0, |_, _| None);
     assert!(after.sent.is_empty(), "no steer from a follower");
     assert_eq!(outcome(&after, op).unwrap_err().failure.kind(), "follower");
@@ -348,7 +348,7 @@ fn dispose_rejects_decisions_in_progress_and_sends_nothing_more() {
     let op = e.steer(steer("t", "x"), 0).unwrap().op();
     let log = run(&mut e, 0, |_, _| None);
     e.dispose();
-    e.handle_answer(log.sent[0].id, HostAnswer::Result(json!({"delivery": "activeTurn"})), 0);
+    e.handle_answer(log.sent[0].id, HostAnswer::Result(json!({"delivery": "activeTurn"}).into()), 0);
     let after = run(&mut e, 0, |_, _| None);
     assert!(after.sent.is_empty());
     let error = outcome(&after, op).unwrap_err();
@@ -400,7 +400,7 @@ fn a_timed_out_decision_hands_the_draft_back_and_no_steer_follows() {
     let error = outcome(&after, op).unwrap_err();
     assert_eq!(error.failure.kind(), "timeout");
     assert_eq!(error.failure.message(), "codexhost/thread/steering/inspect got no answer within 500 ms");
-    e.handle_answer(log.sent[0].id, HostAnswer::Result(json!({"delivery": "activeTurn"})), 1_600);
+    e.handle_answer(log.sent[0].id, HostAnswer::Result(json!({"delivery": "activeTurn"}).into()), 1_600);
     assert!(e.poll_action().is_none(), "a late answer sends no steer");
     assert_eq!(e.live_state(), 0);
 }
@@ -464,7 +464,7 @@ fn duplicate_and_unknown_answers_are_ignored() {
     let log = run(&mut e, 0, new_host("activeTurn"));
     assert!(outcome(&log, op).is_ok());
     for r in &log.sent {
-        e.handle_answer(r.id, HostAnswer::Result(json!({"turnId": "again"})), 0);
+        e.handle_answer(r.id, HostAnswer::Result(json!({"turnId": "again"}).into()), 0);
     }
     e.handle_answer(renderer_steering::core::RequestId(999), HostAnswer::Timeout, 0);
     assert!(e.poll_action().is_none());

@@ -73,20 +73,21 @@ impl Host {
 
     /// The answer, and whether the message was applied.
     fn handle(&mut self, r: &OutgoingRequest) -> (HostAnswer, bool) {
-        let thread = r.params["threadId"].as_str().unwrap_or_default().to_string();
+        let params = r.params.value();
+        let thread = params["threadId"].as_str().unwrap_or_default().to_string();
         let unknown = |m: &str| HostAnswer::Error(RpcError::new(-32600, &format!("Invalid request: unknown variant `{m}`")));
         match r.method {
-            "codexhost/thread/steering/inspect" if self.dedupes => (HostAnswer::Result(json!({ "delivery": "activeTurn" })), false),
-            "thread/read" if r.params["includeTurns"] == json!(true) => {
+            "codexhost/thread/steering/inspect" if self.dedupes => (HostAnswer::Result(json!({ "delivery": "activeTurn" }).into()), false),
+            "thread/read" if params["includeTurns"] == json!(true) => {
                 let items: Vec<Value> = self.applied.keys().map(|id| json!({ "clientId": id })).collect();
                 let status = if self.running(&thread) { "inProgress" } else { "completed" };
-                (HostAnswer::Result(json!({ "thread": { "turns": [{ "id": "turn-1", "status": status, "items": items }] } })), false)
+                (HostAnswer::Result(json!({ "thread": { "turns": [{ "id": "turn-1", "status": status, "items": items }] } }).into()), false)
             }
-            "thread/read" => (HostAnswer::Result(json!({ "thread": { "modelProvider": "openai", "cliVersion": "0.171.0" } })), false),
+            "thread/read" => (HostAnswer::Result(json!({ "thread": { "modelProvider": "openai", "cliVersion": "0.171.0" } }).into()), false),
             "turn/steer" | "turn/start" => {
-                let id = r.params["clientUserMessageId"].as_str().unwrap_or_default().to_string();
+                let id = params["clientUserMessageId"].as_str().unwrap_or_default().to_string();
                 if let Some(receipt) = self.receipts.get(&id).filter(|_| self.dedupes) {
-                    return (HostAnswer::Result(receipt.clone()), false);
+                    return (HostAnswer::Result(receipt.clone().into()), false);
                 }
                 if r.method == "turn/steer" && !self.running(&thread) {
                     return (HostAnswer::Error(RpcError::new(-32600, "no active turn to steer")), false);
@@ -94,7 +95,7 @@ impl Host {
                 *self.applied.entry(id.clone()).or_default() += 1;
                 let answer = if r.method == "turn/steer" { json!({ "turnId": "turn-1" }) } else { json!({ "turn": { "id": "turn-2" } }) };
                 self.receipts.insert(id, answer.clone());
-                (HostAnswer::Result(answer), true)
+                (HostAnswer::Result(answer.into()), true)
             }
             other => (unknown(other), false),
         }
@@ -106,7 +107,7 @@ struct World {
     host: Host,
     now: u64,
     outstanding: Vec<OutgoingRequest>,
-    ops: BTreeMap<OpId, (Vec<Value>, String)>,
+    ops: BTreeMap<OpId, (renderer_steering::core::Json, String)>,
     applied_for: BTreeMap<OpId, bool>,
     completions: BTreeMap<OpId, usize>,
 }

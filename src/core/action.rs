@@ -1,10 +1,10 @@
 //! What an engine asks its driver to do. Engines queue actions; the driver
 //! drains them with `poll_action()` after every input.
 
-use serde_json::Value;
 use super::acp::ComposerState;
 
 use super::error::SteeringError;
+use super::json::Json;
 use super::json_rpc::RequestId;
 
 /// Identifies one user submission inside an engine.
@@ -22,7 +22,7 @@ pub struct OpId(pub u64);
 /// use renderer_steering::core::{OpId, OutgoingRequest, RequestId};
 /// let r = OutgoingRequest {
 ///     id: RequestId(1), op: OpId(1), method: "thread/read",
-///     params: serde_json::json!({}), timeout_ms: Some(10_000), carries_message: false,
+///     params: serde_json::json!({}).into(), timeout_ms: Some(10_000), carries_message: false,
 /// };
 /// assert!(!r.carries_message);
 /// ```
@@ -35,7 +35,7 @@ pub struct OutgoingRequest {
     /// JSON-RPC method.
     pub method: &'static str,
     /// JSON-RPC params (always an object).
-    pub params: Value,
+    pub params: Json,
     /// The bound the engine enforces (`None` for an open `session/prompt`).
     pub timeout_ms: Option<u64>,
     /// True for the request that carries the user's message (the steer or

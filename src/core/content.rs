@@ -1,10 +1,12 @@
 //! Validating a draft before anything is sent. Validation reads the draft and
 //! never changes it, so the exact input can always be handed back.
 
-use serde::Deserialize;
-use serde_json::Value;
+use std::borrow::Cow;
+
+use serde::{Deserialize, Serialize};
 
 use super::error::Failure;
+use super::json::Json;
 
 /// Largest draft the engine will send, measured as its JSON text (256 KiB).
 /// Larger drafts are refused with [`InputError::TooLarge`](crate::core::error::InputError::TooLarge) before any request.
@@ -14,31 +16,38 @@ use super::error::Failure;
 /// ```
 pub const MAX_DRAFT_BYTES: usize = 256 * 1024;
 
+/// One item of a draft, as far as validation reads it (other fields are
+/// skipped, and the draft itself is sent as it came).
 #[derive(Deserialize)]
-struct TypedBlock {
-    #[serde(rename = "type")]
-    kind: String,
-    #[serde(default)]
-    text: Option<String>,
-    #[serde(default, rename = "mimeType")]
-    mime_type: Option<String>,
-    #[serde(default)]
-    data: Option<String>,
+struct TypedBlock<'a> {
+    #[serde(rename = "type", borrow)]
+    kind: Cow<'a, str>,
+    #[serde(default, borrow)]
+    text: Option<Cow<'a, str>>,
+    #[serde(default, rename = "mimeType", borrow)]
+    mime_type: Option<Cow<'a, str>>,
+    #[serde(default, borrow)]
+    data: Option<Cow<'a, str>>,
 }
 
-fn typed(item: &Value) -> Result<TypedBlock, Failure> {
-    TypedBlock::deserialize(item).map_err(|e| Failure::invalid_input(format!("malformed content item: {e}")))
+/// Reads a draft's items; the draft must be a JSON array of objects.
+fn typed(draft: &Json) -> Result<Vec<TypedBlock<'_>>, Failure> {
+    if !draft.text().trim_start().starts_with('[') {
+        return Err(Failure::invalid_input("the draft must be an array of content items"));
+    }
+    draft.read().map_err(|e| Failure::invalid_input(format!("malformed content item: {e}")))
 }
 
 /// Refuses drafts larger than [`MAX_DRAFT_BYTES`].
 ///
 /// ```
 /// use renderer_steering::core::content::check_size;
-/// let big = vec![serde_json::json!({"type": "text", "text": "x".repeat(300_000)})];
+/// use renderer_steering::core::Json;
+/// let big = Json::from(vec![serde_json::json!({"type": "text", "text": "x".repeat(300_000)})]);
 /// assert_eq!(check_size(&big).unwrap_err().kind(), "draftTooLarge");
 /// ```
-pub fn check_size(draft: &[Value]) -> Result<(), Failure> {
-    let bytes = serde_json::to_vec(draft).map(|v| v.len()).unwrap_or(usize::MAX);
+pub fn check_size(draft: &Json) -> Result<(), Failure> {
+    let bytes = draft.text().len();
     if bytes > MAX_DRAFT_BYTES {
         return Err(Failure::draft_too_large(bytes));
     }
@@ -50,21 +59,22 @@ pub fn check_size(draft: &[Value]) -> Result<(), Failure> {
 ///
 /// ```
 /// use renderer_steering::core::content::steer_text;
+/// use renderer_steering::core::Json;
 /// use serde_json::json;
-/// let input = vec![json!({"type": "text", "text": "use "}), json!({"type": "text", "text": "pnpm"})];
+/// let input = Json::of(&json!([{"type": "text", "text": "use "}, {"type": "text", "text": "pnpm"}]));
 /// assert_eq!(steer_text(&input).unwrap(), "use pnpm");
-/// assert!(steer_text(&[json!({"type": "image", "url": "x"})]).is_err());
-/// assert!(steer_text(&[json!({"type": "text", "text": "  "})]).is_err());
+/// assert!(steer_text(&Json::of(&json!([{"type": "image", "url": "x"}]))).is_err());
+/// assert!(steer_text(&Json::of(&json!([{"type": "text", "text": "  "}]))).is_err());
 /// ```
-pub fn steer_text(input: &[Value]) -> Result<String, Failure> {
+pub fn steer_text(input: &Json) -> Result<String, Failure> {
     check_size(input)?;
-    if input.is_empty() {
+    let items = typed(input)?;
+    if items.is_empty() {
         return Err(Failure::invalid_input("steering needs at least one text item"));
     }
     let mut joined = String::new();
-    for item in input {
-        let block = typed(item)?;
-        match (block.kind.as_str(), block.text) {
+    for block in items {
+        match (block.kind.as_ref(), block.text) {
             ("text", Some(text)) => joined.push_str(&text),
             ("text", None) => {
                 return Err(Failure::invalid_input("a text item has no text"))
@@ -84,20 +94,20 @@ pub fn steer_text(input: &[Value]) -> Result<String, Failure> {
 ///
 /// ```
 /// use renderer_steering::core::content::check_acp_blocks;
-/// use serde_json::json;
-/// let img = vec![json!({"type": "image", "mimeType": "image/png", "data": "AA=="})];
+/// use renderer_steering::core::Json;
+/// let img = Json::of(&serde_json::json!([{"type": "image", "mimeType": "image/png", "data": "AA=="}]));
 /// assert_eq!(check_acp_blocks(&img, false).unwrap_err().kind(), "imagesUnsupported");
 /// assert!(check_acp_blocks(&img, true).is_ok());
 /// ```
-pub fn check_acp_blocks(content: &[Value], images_allowed: bool) -> Result<(), Failure> {
+pub fn check_acp_blocks(content: &Json, images_allowed: bool) -> Result<(), Failure> {
     check_size(content)?;
-    if content.is_empty() {
+    let items = typed(content)?;
+    if items.is_empty() {
         return Err(Failure::invalid_input("the message has no content"));
     }
     let mut has_substance = false;
-    for item in content {
-        let block = typed(item)?;
-        match block.kind.as_str() {
+    for block in items {
+        match block.kind.as_ref() {
             "text" => {
                 let text = block.text.ok_or_else(|| Failure::invalid_input("a text block has no text"))?;
                 has_substance |= !text.trim().is_empty();
@@ -121,4 +131,20 @@ pub fn check_acp_blocks(content: &[Value], images_allowed: bool) -> Result<(), F
         return Err(Failure::invalid_input("the message is blank"));
     }
     Ok(())
+}
+
+/// A draft of one text item, for callers that steer with a plain string.
+///
+/// ```
+/// use renderer_steering::core::content::text_draft;
+/// assert_eq!(text_draft("use pnpm").text(), r#"[{"type":"text","text":"use pnpm"}]"#);
+/// ```
+pub fn text_draft(text: &str) -> Json {
+    #[derive(Serialize)]
+    struct TextItem<'a> {
+        #[serde(rename = "type")]
+        kind: &'static str,
+        text: &'a str,
+    }
+    Json::of(&[TextItem { kind: "text", text }])
 }

@@ -4,16 +4,15 @@
 
 use std::collections::VecDeque;
 
-use serde_json::Value;
-
 use super::action::OpId;
+use super::json::Json;
 use super::sorted_map::SortedMap;
 
 /// Identity of a submission for the "same message joins" rule.
 ///
 /// ```
 /// use renderer_steering::core::flight::Ticket;
-/// let t = Ticket { op: renderer_steering::core::OpId(1), message_id: Some("m".into()), draft: vec![] };
+/// let t = Ticket { op: renderer_steering::core::OpId(1), message_id: Some("m".into()), draft: vec![].into() };
 /// assert!(t.same_message(&t.clone()));
 /// ```
 #[derive(Debug, Clone, PartialEq)]
@@ -23,7 +22,7 @@ pub struct Ticket {
     /// The caller's message id, if any.
     pub message_id: Option<String>,
     /// The input, for comparing.
-    pub draft: Vec<Value>,
+    pub draft: Json,
 }
 
 impl Ticket {
@@ -32,7 +31,7 @@ impl Ticket {
     /// ```
     /// # use renderer_steering::core::flight::Ticket;
     /// # use renderer_steering::core::OpId;
-    /// let a = Ticket { op: OpId(1), message_id: None, draft: vec![] };
+    /// let a = Ticket { op: OpId(1), message_id: None, draft: vec![].into() };
     /// assert!(!a.same_message(&a.clone()), "no id: never the same submission");
     /// ```
     pub fn same_message(&self, other: &Ticket) -> bool {
@@ -70,7 +69,7 @@ struct Lane {
 /// use renderer_steering::core::flight::{Admission, Lanes, Ticket};
 /// use renderer_steering::core::OpId;
 /// let mut lanes = Lanes::default();
-/// let t = |n| Ticket { op: OpId(n), message_id: None, draft: vec![] };
+/// let t = |n| Ticket { op: OpId(n), message_id: None, draft: vec![].into() };
 /// assert_eq!(lanes.admit_exclusive("t", t(1)), Admission::Start);
 /// assert_eq!(lanes.admit_exclusive("t", t(2)), Admission::Refused);
 /// lanes.finish("t", OpId(1));
@@ -88,7 +87,7 @@ impl Lanes {
     /// # use renderer_steering::core::flight::{Admission, Lanes, Ticket};
     /// # use renderer_steering::core::OpId;
     /// let mut lanes = Lanes::default();
-    /// let t = |n| Ticket { op: OpId(n), message_id: Some("m".into()), draft: vec![] };
+    /// let t = |n| Ticket { op: OpId(n), message_id: Some("m".into()), draft: vec![].into() };
     /// lanes.admit_exclusive("t", t(1));
     /// assert_eq!(lanes.admit_exclusive("t", t(2)), Admission::Join(OpId(1)));
     /// ```
@@ -111,7 +110,7 @@ impl Lanes {
     /// # use renderer_steering::core::flight::{Admission, Lanes, Ticket};
     /// # use renderer_steering::core::OpId;
     /// let mut lanes = Lanes::default();
-    /// let t = |n| Ticket { op: OpId(n), message_id: None, draft: vec![] };
+    /// let t = |n| Ticket { op: OpId(n), message_id: None, draft: vec![].into() };
     /// assert_eq!(lanes.admit_fifo("s", t(1), false), Admission::Queued);
     /// assert_eq!(lanes.admit_fifo("s", t(2), true), Admission::Queued, "never overtakes");
     /// ```
@@ -133,7 +132,7 @@ impl Lanes {
     /// # use renderer_steering::core::flight::{Lanes, Ticket};
     /// # use renderer_steering::core::OpId;
     /// let mut lanes = Lanes::default();
-    /// lanes.admit_fifo("s", Ticket { op: OpId(1), message_id: None, draft: vec![] }, true);
+    /// lanes.admit_fifo("s", Ticket { op: OpId(1), message_id: None, draft: vec![].into() }, true);
     /// lanes.requeue_front("s", OpId(1));
     /// assert_eq!(lanes.queued_ops("s"), vec![OpId(1)]);
     /// ```
@@ -151,7 +150,7 @@ impl Lanes {
     /// # use renderer_steering::core::flight::{Lanes, Ticket};
     /// # use renderer_steering::core::OpId;
     /// let mut lanes = Lanes::default();
-    /// lanes.admit_fifo("s", Ticket { op: OpId(1), message_id: None, draft: vec![] }, false);
+    /// lanes.admit_fifo("s", Ticket { op: OpId(1), message_id: None, draft: vec![].into() }, false);
     /// assert_eq!(lanes.start_next("s"), Some(OpId(1)));
     /// assert_eq!(lanes.start_next("s"), None);
     /// ```
@@ -173,7 +172,7 @@ impl Lanes {
     /// # use renderer_steering::core::flight::{Lanes, Ticket};
     /// # use renderer_steering::core::OpId;
     /// let mut lanes = Lanes::default();
-    /// lanes.admit_exclusive("t", Ticket { op: OpId(1), message_id: None, draft: vec![] });
+    /// lanes.admit_exclusive("t", Ticket { op: OpId(1), message_id: None, draft: vec![].into() });
     /// lanes.finish("t", OpId(1));
     /// assert_eq!(lanes.len(), 0);
     /// ```

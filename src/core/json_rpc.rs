@@ -2,7 +2,8 @@
 //! "method unsupported" rule.
 
 use serde::{Deserialize, Serialize};
-use serde_json::Value;
+
+use super::json::Json;
 
 /// Identifies one host call made by an engine (not the JSON-RPC wire id,
 /// which belongs to the embedding app's transport).
@@ -29,7 +30,7 @@ pub struct RpcError {
     pub message: String,
     /// Optional structured data, passed through intact.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub data: Option<Value>,
+    pub data: Option<Json>,
 }
 
 /// `method not found`.
@@ -73,10 +74,16 @@ impl RpcError {
     ///
     /// ```
     /// # use renderer_steering::core::RpcError;
-    /// let e = RpcError { code: -32010, message: "x".into(), data: Some(serde_json::json!({"reason": "no_running_turn"})) };
-    /// assert_eq!(e.reason(), Some("no_running_turn"));
+    /// let e = RpcError { code: -32010, message: "x".into(), data: Some(serde_json::json!({"reason": "no_running_turn"}).into()) };
+    /// assert_eq!(e.reason().as_deref(), Some("no_running_turn"));
     /// ```
-    pub fn reason(&self) -> Option<&str> {
-        self.data.as_ref()?.get("reason")?.as_str()
+    pub fn reason(&self) -> Option<String> {
+        #[derive(Deserialize)]
+        struct Reason<'a> {
+            #[serde(borrow)]
+            reason: Option<std::borrow::Cow<'a, str>>,
+        }
+        let reason = self.data.as_ref()?.read::<Reason>().ok()?.reason?;
+        Some(reason.into_owned())
     }
 }

@@ -9,6 +9,7 @@
 //! - `engine`: the engine base both dialects share (`Engine<D: Dialect>`:
 //!   the ops, lanes, pending requests and action queue, the one place an op
 //!   finishes, and the one [`driven::Driven`] implementation);
+//! - [`json`]: JSON the engine carries as text (drafts, answers, params);
 //! - `action`: what an engine asks its driver to do ([`Action`]);
 //! - [`error`] and `trace`: typed failures that carry the draft and the
 //!   decision trace.
@@ -26,6 +27,7 @@ pub mod driven;
 pub(crate) mod engine;
 pub mod error;
 pub mod flight;
+pub mod json;
 pub(crate) mod json_rpc;
 pub mod requests;
 pub mod sorted_map;
@@ -34,6 +36,7 @@ pub(crate) mod trace;
 
 pub use action::{Action, OpId, OutgoingRequest};
 pub use error::{Failure, SteeringError};
+pub use json::Json;
 pub use json_rpc::{RequestId, RpcError};
 pub use timeouts::Timeouts;
 pub use trace::{ProbeAnswer, ProbeRecord, Trace};

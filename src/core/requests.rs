@@ -1,10 +1,10 @@
 //! Outstanding host calls and their deadlines. Time is an input: callers pass
 //! `now` in milliseconds; nothing here reads a clock.
 
-use serde_json::Value;
 
 use super::action::{OpId, OutgoingRequest};
 use super::error::Failure;
+use super::json::Json;
 use super::json_rpc::{RequestId, RpcError};
 use super::sorted_map::SortedMap;
 
@@ -12,13 +12,13 @@ use super::sorted_map::SortedMap;
 ///
 /// ```
 /// use renderer_steering::core::requests::HostAnswer;
-/// let a = HostAnswer::Result(serde_json::json!({"turnId": "t"}));
+/// let a = HostAnswer::Result(serde_json::json!({"turnId": "t"}).into());
 /// assert!(matches!(a, HostAnswer::Result(_)));
 /// ```
 #[derive(Debug, Clone, PartialEq)]
 pub enum HostAnswer {
     /// JSON-RPC result.
-    Result(Value),
+    Result(Json),
     /// JSON-RPC error.
     Error(RpcError),
     /// The transport failed (closed, write error, garbled frame).
@@ -38,11 +38,11 @@ impl HostAnswer {
     ///
     /// ```
     /// use renderer_steering::core::requests::{FailedAnswer, HostAnswer};
-    /// let ok = HostAnswer::Result(serde_json::json!({"turnId": "t"}));
-    /// assert_eq!(ok.result().unwrap()["turnId"], "t");
+    /// let ok = HostAnswer::Result(serde_json::json!({"turnId": "t"}).into());
+    /// assert_eq!(ok.result().unwrap().value()["turnId"], "t");
     /// assert_eq!(HostAnswer::Timeout.result(), Err(FailedAnswer::Timeout));
     /// ```
-    pub fn result(&self) -> Result<&Value, FailedAnswer<'_>> {
+    pub fn result(&self) -> Result<&Json, FailedAnswer<'_>> {
         match self {
             HostAnswer::Result(value) => Ok(value),
             HostAnswer::Error(error) => Err(FailedAnswer::Error(error)),
@@ -125,7 +125,7 @@ impl FailedAnswer<'_> {
 /// use renderer_steering::core::requests::PendingRequests;
 /// use renderer_steering::core::OpId;
 /// let mut p = PendingRequests::default();
-/// let r = p.issue(OpId(1), "thread/read", serde_json::json!({}), Some(5), false, 100);
+/// let r = p.issue(OpId(1), "thread/read", serde_json::json!({}).into(), Some(5), false, 100);
 /// assert_eq!(p.get(r.id).unwrap().deadline, Some(105));
 /// ```
 #[derive(Debug, Clone, PartialEq)]
@@ -160,15 +160,15 @@ impl PendingRequests {
     /// # use renderer_steering::core::requests::PendingRequests;
     /// # use renderer_steering::core::OpId;
     /// let mut p = PendingRequests::default();
-    /// let a = p.issue(OpId(1), "x", serde_json::json!({}), None, false, 0);
-    /// let b = p.issue(OpId(1), "x", serde_json::json!({}), None, false, 0);
+    /// let a = p.issue(OpId(1), "x", serde_json::json!({}).into(), None, false, 0);
+    /// let b = p.issue(OpId(1), "x", serde_json::json!({}).into(), None, false, 0);
     /// assert_ne!(a.id, b.id);
     /// ```
     pub fn issue(
         &mut self,
         op: OpId,
         method: &'static str,
-        params: Value,
+        params: Json,
         timeout_ms: Option<u64>,
         carries_message: bool,
         now: u64,
@@ -198,7 +198,7 @@ impl PendingRequests {
     /// # use renderer_steering::core::requests::PendingRequests;
     /// # use renderer_steering::core::OpId;
     /// let mut p = PendingRequests::default();
-    /// let r = p.issue(OpId(1), "x", serde_json::json!({}), None, false, 0);
+    /// let r = p.issue(OpId(1), "x", serde_json::json!({}).into(), None, false, 0);
     /// assert!(p.settle(r.id).is_some());
     /// assert!(p.settle(r.id).is_none());
     /// ```
@@ -212,8 +212,8 @@ impl PendingRequests {
     /// # use renderer_steering::core::requests::PendingRequests;
     /// # use renderer_steering::core::OpId;
     /// let mut p = PendingRequests::default();
-    /// p.issue(OpId(1), "x", serde_json::json!({}), Some(50), false, 10);
-    /// p.issue(OpId(2), "x", serde_json::json!({}), Some(20), false, 10);
+    /// p.issue(OpId(1), "x", serde_json::json!({}).into(), Some(50), false, 10);
+    /// p.issue(OpId(2), "x", serde_json::json!({}).into(), Some(20), false, 10);
     /// assert_eq!(p.next_deadline(), Some(30));
     /// ```
     pub fn next_deadline(&self) -> Option<u64> {
@@ -226,7 +226,7 @@ impl PendingRequests {
     /// # use renderer_steering::core::requests::PendingRequests;
     /// # use renderer_steering::core::OpId;
     /// let mut p = PendingRequests::default();
-    /// let r = p.issue(OpId(1), "x", serde_json::json!({}), Some(5), false, 0);
+    /// let r = p.issue(OpId(1), "x", serde_json::json!({}).into(), Some(5), false, 0);
     /// assert!(p.expire(4).is_empty());
     /// assert_eq!(p.expire(5)[0].0, r.id);
     /// ```
@@ -246,7 +246,7 @@ impl PendingRequests {
     /// # use renderer_steering::core::requests::PendingRequests;
     /// # use renderer_steering::core::OpId;
     /// let mut p = PendingRequests::default();
-    /// p.issue(OpId(1), "x", serde_json::json!({}), None, false, 0);
+    /// p.issue(OpId(1), "x", serde_json::json!({}).into(), None, false, 0);
     /// p.forget_op(OpId(1));
     /// assert!(p.is_empty());
     /// ```
@@ -260,7 +260,7 @@ impl PendingRequests {
     /// # use renderer_steering::core::requests::PendingRequests;
     /// # use renderer_steering::core::OpId;
     /// let mut p = PendingRequests::default();
-    /// p.issue(OpId(1), "x", serde_json::json!({}), None, false, 0);
+    /// p.issue(OpId(1), "x", serde_json::json!({}).into(), None, false, 0);
     /// p.clear();
     /// assert!(p.is_empty());
     /// ```

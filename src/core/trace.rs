@@ -1,8 +1,7 @@
 //! The decision trace: what the engine asked, what it heard, and what it showed.
 
 use serde::Serialize;
-use serde_json::Value;
-
+use super::json::Json;
 use super::json_rpc::RpcError;
 
 /// How one probe ended. A result is recorded as its [`summary`], not whole
@@ -10,14 +9,14 @@ use super::json_rpc::RpcError;
 ///
 /// ```
 /// use renderer_steering::core::ProbeAnswer;
-/// let a = ProbeAnswer::Result(serde_json::json!({"delivery": "official"}));
+/// let a = ProbeAnswer::Result(serde_json::json!({"delivery": "official"}).into());
 /// assert_eq!(serde_json::to_value(&a).unwrap()["kind"], "result");
 /// ```
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase", tag = "kind", content = "value")]
 pub enum ProbeAnswer {
     /// The host's result, summarised ([`summary`]).
-    Result(Value),
+    Result(Json),
     /// The host's JSON-RPC error.
     Error(RpcError),
     /// No answer within the bound.
@@ -70,35 +69,19 @@ pub struct Trace {
     pub sent: Option<&'static str>,
 }
 
-/// Longest string kept whole in a [`summary`] (characters).
-const SUMMARY_STRING_CHARS: usize = 128;
+/// Largest result a trace keeps whole (bytes of JSON text).
+pub const SUMMARY_BYTES: usize = 1024;
 
-/// What a trace keeps of a host's result: scalars (strings cut to 128
-/// characters), objects two levels deep, and every array as the text
-/// `"[N items]"`. Enough to explain a decision (`delivery`, `owner`,
-/// `modelProvider`), bounded whatever the host sent.
-pub fn summary(value: &Value) -> Value {
-    summarised(value, 2)
-}
-
-fn summarised(value: &Value, levels: u8) -> Value {
-    match value {
-        Value::String(text) => match text.char_indices().nth(SUMMARY_STRING_CHARS) {
-            Some((cut, _)) => Value::String(format!("{}…", &text[..cut])),
-            None => value.clone(),
-        },
-        Value::Array(items) => Value::String(format!("[{} items]", items.len())),
-        Value::Object(_) if levels == 0 => Value::String("{…}".into()),
-        Value::Object(fields) => {
-            // Inserted one by one: collecting into a map would link a sort.
-            let mut kept = serde_json::Map::new();
-            for (key, field) in fields {
-                kept.insert(key.clone(), summarised(field, levels - 1));
-            }
-            Value::Object(kept)
-        }
-        scalar => scalar.clone(),
+/// What a trace keeps of a host's result: the result itself when its text is
+/// at most [`SUMMARY_BYTES`] (every decision answer is: `delivery`, an
+/// ownership row, a thread's metadata), otherwise the string
+/// `"[N bytes of JSON]"`. Bounded whatever the host sent, and never parsed.
+pub fn summary(answer: &Json) -> Json {
+    let text = answer.text();
+    if text.len() <= SUMMARY_BYTES {
+        return answer.clone();
     }
+    Json::of(&format!("[{} bytes of JSON]", text.len()))
 }
 
 impl Trace {
@@ -118,15 +101,17 @@ impl Trace {
 
 #[cfg(test)]
 mod tests {
-    use super::summary;
+    use super::{summary, SUMMARY_BYTES};
+    use crate::core::Json;
     use serde_json::json;
 
     #[test]
-    fn a_summary_keeps_scalars_two_levels_and_counts_arrays() {
-        let read = json!({"thread": {"id": "t", "modelProvider": "openai", "turns": [{}, {}], "meta": {"a": 1}}});
-        let kept = json!({"thread": {"id": "t", "modelProvider": "openai", "turns": "[2 items]", "meta": "{…}"}});
-        assert_eq!(summary(&read), kept);
-        assert_eq!(summary(&json!("x".repeat(200))).as_str().unwrap().chars().count(), 129);
-        assert_eq!(summary(&json!({"delivery": "activeTurn"})), json!({"delivery": "activeTurn"}));
+    fn a_summary_keeps_small_results_whole_and_replaces_large_ones() {
+        let read = Json::of(&json!({"thread": {"id": "t", "modelProvider": "openai", "turns": [{}, {}]}}));
+        assert_eq!(summary(&read), read);
+        let edge = Json::of(&"x".repeat(SUMMARY_BYTES - 2));
+        assert_eq!(summary(&edge), edge, "exactly the bound is kept");
+        let over = Json::of(&"x".repeat(SUMMARY_BYTES - 1));
+        assert_eq!(summary(&over), json!("[1025 bytes of JSON]"));
     }
 }

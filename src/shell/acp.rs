@@ -2,7 +2,6 @@
 
 use js_sys::{Function, Promise};
 use wasm_bindgen::JsCast;
-use serde_json::Value;
 use wasm_bindgen::prelude::*;
 
 use super::boundary::{read_draft, read_id, read_json, MAX_RELAYED_UNITS};
@@ -15,7 +14,7 @@ use super::transport::{self, Transport};
 use super::types::{AcpOptions, AcpSendHooks, ChangeCallback, ContentBlocks, InitializeAnswer, JsonObject};
 use crate::core::acp::{AcpEngine, AcpOutcome};
 use crate::core::requests::HostAnswer;
-use crate::core::{Failure, OpId, SteeringError, Trace};
+use crate::core::{Failure, Json, OpId, SteeringError, Trace};
 
 /// The fields of a `session/update`'s `update` the engine reads.
 const UPDATE_FIELDS: [&str; 2] = ["sessionUpdate", "messageId"];
@@ -37,11 +36,11 @@ impl std::fmt::Debug for AcpSteering {
 }
 
 fn invalid(reason: String) -> SteeringError {
-    SteeringError::new(Failure::invalid_input(reason), vec![], Trace::default())
+    SteeringError::new(Failure::invalid_input(reason), Json::no_items(), Trace::default())
 }
 
-fn blocks(content: &JsValue) -> Result<Vec<Value>, SteeringError> {
-    read_draft(content).map_err(|failure| SteeringError::new(failure, vec![], Trace::default()))
+fn blocks(content: &JsValue) -> Result<Json, SteeringError> {
+    read_draft(content).map_err(|failure| SteeringError::new(failure, Json::no_items(), Trace::default()))
 }
 
 /// A session or message id, or the typed error a promise rejects with.
@@ -56,7 +55,7 @@ fn thrown(error: SteeringError) -> JsValue {
 }
 
 /// Host data the app relays (an `initialize` or prompt answer, an update).
-fn host_value(value: &JsValue, what: &str, keys: Option<&[&str]>) -> Result<Value, SteeringError> {
+fn host_value(value: &JsValue, what: &str, keys: Option<&[&str]>) -> Result<Json, SteeringError> {
     read_json(value, MAX_RELAYED_UNITS, keys).map_err(|e| invalid(format!("{what} cannot be read: {}", e.reason)))
 }
 

@@ -7,12 +7,11 @@
 
 use js_sys::{JsString, Promise, Reflect};
 use serde::de::DeserializeOwned;
-use serde_json::Value;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
 use crate::core::content::MAX_DRAFT_BYTES;
-use crate::core::Failure;
+use crate::core::{Failure, Json};
 
 /// Deepest nesting read from any value (serde_json's own limit is 128).
 pub const MAX_DEPTH: u32 = 64;
@@ -90,8 +89,9 @@ pub fn read_text(value: &JsValue, max_units: u32, keys: Option<&[&str]>) -> Resu
 }
 
 /// `value` as a JSON value (see [`read_text`]).
-pub fn read_json(value: &JsValue, max_units: u32, keys: Option<&[&str]>) -> Result<Value, Refused> {
-    read_typed(value, max_units, keys)
+pub fn read_json(value: &JsValue, max_units: u32, keys: Option<&[&str]>) -> Result<Json, Refused> {
+    let text = read_text(value, max_units, keys)?;
+    Json::parse(text).map_err(|e| Refused::new(e.to_string()))
 }
 
 /// `value` read into a typed Rust value (see [`read_text`]).
@@ -122,9 +122,9 @@ pub fn report(what: &str, error: &JsValue) {
 /// ```ignore
 /// let draft = read_draft(&input)?; // Err(Failure::draft_too_large(..)) for 300 KiB
 /// ```
-pub fn read_draft(value: &JsValue) -> Result<Vec<Value>, Failure> {
+pub fn read_draft(value: &JsValue) -> Result<Json, Failure> {
     match read_json(value, MAX_DRAFT_BYTES as u32, None) {
-        Ok(Value::Array(items)) => Ok(items),
+        Ok(draft) if draft.text().starts_with('[') => Ok(draft),
         Ok(_) => Err(Failure::invalid_input("the draft must be an array of content items")),
         Err(refused) if refused.too_large => {
             Err(Failure::draft_too_large(MAX_DRAFT_BYTES + 1))

@@ -1,7 +1,6 @@
 //! `CodexhostSteering`: the codexhost engine driven from JavaScript.
 
 use js_sys::{Function, Promise};
-use serde_json::Value;
 use wasm_bindgen::prelude::*;
 
 use super::arguments::{read_call, FieldRefused};
@@ -16,9 +15,9 @@ use super::types::{CodexhostOptions, DecideArgs, PresentationHooks, SteerArgs};
 use crate::core::codexhost::{CodexhostEngine, CodexhostOutcome, SteerRequest};
 use crate::core::content::MAX_DRAFT_BYTES;
 use crate::core::timeouts::bound_from_ms;
-use crate::core::{Failure, SteeringError, Trace};
+use crate::core::{Failure, Json, SteeringError, Trace};
 
-fn rejected(failure: Failure, draft: Vec<Value>, original: &JsValue) -> Promise {
+fn rejected(failure: Failure, draft: Json, original: &JsValue) -> Promise {
     Promise::reject(&to_js_error(&SteeringError::new(failure, draft, Trace::default()), original))
 }
 
@@ -71,7 +70,7 @@ impl CodexhostSteering {
             .and_then(|thread| Ok((thread, read_draft_text(&field(&args, "text"))?)));
         let (thread_id, text) = match read {
             Ok(read) => read,
-            Err(failure) => return rejected(failure, vec![], &JsValue::UNDEFINED),
+            Err(failure) => return rejected(failure, Json::no_items(), &JsValue::UNDEFINED),
         };
         let submitted = self.driver.with_engine(|e| e.decide(&thread_id, &text, now_ms()));
         match submitted {
@@ -93,7 +92,7 @@ impl CodexhostSteering {
         // On a refusal the caller's own `input` is handed back (by identity).
         let mut request = match steer_request(read.fields, &read.timeout_ms) {
             Ok(request) => request,
-            Err(failure) => return rejected(failure, vec![], &read.input),
+            Err(failure) => return rejected(failure, Json::no_items(), &read.input),
         };
         if request.client_user_message_id.is_none() {
             request.client_user_message_id = Some(random_id());

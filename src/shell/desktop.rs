@@ -22,7 +22,7 @@ use crate::core::codexhost::{CodexhostEngine, CodexhostOutcome, Delivery};
 use crate::core::content::steer_text;
 use crate::core::sorted_map::SortedMap;
 use crate::core::timeouts::MAX_TIMEOUT_MS;
-use crate::core::{Failure, SteeringError, Trace};
+use crate::core::{Failure, Json, SteeringError, Trace};
 
 #[wasm_bindgen(module = "/js/desktop.js")]
 extern "C" {
@@ -123,7 +123,7 @@ impl DesktopSteering {
 
 /// The rejection for `input` (the desktop's own draft array, handed back by identity).
 fn reject(failure: Failure, input: &JsValue) -> JsValue {
-    let draft = read_draft(input).unwrap_or_default();
+    let draft = read_draft(input).unwrap_or_else(|_| Json::no_items());
     to_js_error(&SteeringError::new(failure, draft, Trace::default()), input)
 }
 
@@ -180,7 +180,7 @@ impl Hook {
         let op = self.decider.with_engine(|e| e.decide(thread_id, text, now_ms())).map_err(|e| to_js_error(&e, input))?;
         let decided = JsFuture::from(self.decider.promise(op, None, delivery_name, input.clone())).await?;
         decided.as_string().as_deref().and_then(Delivery::from_name).ok_or_else(|| {
-            to_js_error(&SteeringError::new(Failure::disposed(), vec![], Trace::default()), input)
+            to_js_error(&SteeringError::new(Failure::disposed(), Json::no_items(), Trace::default()), input)
         })
     }
 

@@ -11,7 +11,6 @@
 //! Never panics, and no JS exception reaches wasm.
 
 use js_sys::Function;
-use serde_json::Value;
 use wasm_bindgen::JsValue;
 use wasm_bindgen_futures::JsFuture;
 
@@ -20,7 +19,7 @@ use super::boundary::{call_host, own_field, settle_answer, MAX_ANSWER_UNITS, MAX
 use super::options::function_field;
 use crate::core::requests::HostAnswer;
 use crate::core::timeouts::MAX_TIMEOUT_MS;
-use crate::core::RpcError;
+use crate::core::{Json, RpcError};
 
 /// The app's request function.
 #[derive(Debug, Clone)]
@@ -46,10 +45,10 @@ impl Transport {
     /// engine bounds the wait with its own timer; nothing is held per call
     /// here, so a transport that never settles costs nothing. Returns the
     /// answer at once only if the transport could not even be called.
-    pub fn send(&self, method: &str, params: &Value, options: &JsValue, deliver: &JsValue, id: u64) -> Option<HostAnswer> {
-        let params = serde_json::to_string(params).unwrap_or_default();
+    pub fn send(&self, method: &str, params: &Json, options: &JsValue, deliver: &JsValue, id: u64) -> Option<HostAnswer> {
+        let params = params.text();
         let pass_options = !options.is_undefined();
-        let call = call_host(&self.request, method, &params, options, pass_options, MAX_ANSWER_UNITS, MAX_DEPTH, deliver, id as f64);
+        let call = call_host(&self.request, method, params, options, pass_options, MAX_ANSWER_UNITS, MAX_DEPTH, deliver, id as f64);
         call.err().map(|_| HostAnswer::Transport("the transport could not be called".into()))
     }
 }
@@ -72,12 +71,12 @@ pub(crate) fn described(settled: Result<JsValue, JsValue>) -> HostAnswer {
     let Some(text) = descriptor.as_string() else {
         let code = own_field(&descriptor, "code").as_f64().unwrap_or(0.0) as i64;
         let message = own_field(&descriptor, "message").as_string().unwrap_or_default();
-        let data = own_field(&descriptor, "data").as_string().and_then(|d| serde_json::from_str(&d).ok());
+        let data = own_field(&descriptor, "data").as_string().and_then(|d| Json::parse(d).ok());
         return HostAnswer::Error(RpcError { code, message, data });
     };
     let (kind, rest) = text.split_at(text.chars().next().map_or(0, char::len_utf8));
     match kind {
-        "r" => match serde_json::from_str(rest) {
+        "r" => match Json::parse(rest.to_string()) {
             Ok(value) => HostAnswer::Result(value),
             Err(e) => HostAnswer::Unreadable(e.to_string()),
         },

@@ -4,13 +4,31 @@
 use renderer_steering::core::acp::AcpEngine;
 use renderer_steering::core::driven::Driven;
 use renderer_steering::core::requests::HostAnswer;
-use renderer_steering::core::{Action, OpId, OutgoingRequest, RpcError, SteeringError, Timeouts};
+use renderer_steering::core::{Action, OpId, OutgoingRequest, RequestId, RpcError, SteeringError, Timeouts};
 use serde_json::{json, Value};
+
+/// A request the engine sent, with its params read into a tree so tests can
+/// index them (`sent[0].params["prompt"]`).
+#[derive(Debug, Clone)]
+pub struct Sent {
+    pub id: RequestId,
+    pub op: OpId,
+    pub method: &'static str,
+    pub params: Value,
+    pub timeout_ms: Option<u64>,
+    pub carries_message: bool,
+}
+
+impl From<&OutgoingRequest> for Sent {
+    fn from(r: &OutgoingRequest) -> Sent {
+        Sent { id: r.id, op: r.op, method: r.method, params: r.params.value(), timeout_ms: r.timeout_ms, carries_message: r.carries_message }
+    }
+}
 
 /// Everything an engine did in one run.
 #[derive(Debug)]
 pub struct Log<O> {
-    pub sent: Vec<OutgoingRequest>,
+    pub sent: Vec<Sent>,
     pub actions: Vec<Action<O>>,
 }
 
@@ -46,8 +64,10 @@ where
         let mut answers = vec![];
         while let Some(action) = engine.poll_action() {
             if let Action::Send(request) = &action {
-                log.sent.push(request.clone());
-                if let Some(answer) = host(request.method, &request.params) {
+                let sent = Sent::from(request);
+                let answer = host(sent.method, &sent.params);
+                log.sent.push(sent);
+                if let Some(answer) = answer {
                     answers.push((request.id, answer));
                 }
             }
@@ -63,7 +83,7 @@ where
 }
 
 pub fn ok(v: Value) -> Option<HostAnswer> {
-    Some(HostAnswer::Result(v))
+    Some(HostAnswer::Result(v.into()))
 }
 
 pub fn err(code: i64, message: &str) -> Option<HostAnswer> {
@@ -82,7 +102,7 @@ pub fn text(t: &str) -> Vec<Value> {
 /// An ACP engine that read `init` as its `initialize` answer.
 pub fn acp_engine(init: Value, handoff: bool) -> AcpEngine {
     let mut e = AcpEngine::new(Timeouts::default(), handoff);
-    e.initialized(&init);
+    e.initialized(&init.into());
     e
 }
 

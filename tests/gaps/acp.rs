@@ -14,7 +14,7 @@ fn text(t: &str) -> Vec<Value> {
 
 fn engine(init: Value, handoff: bool) -> AcpEngine {
     let mut e = AcpEngine::new(Timeouts::default(), handoff);
-    e.initialized(&init);
+    e.initialized(&init.into());
     e
 }
 
@@ -30,7 +30,7 @@ fn done(log: &crate::common::Log<AcpOutcome>, op: OpId) -> Option<Result<AcpOutc
 }
 
 fn answer(v: Value) -> impl FnMut(&str, &Value) -> Option<HostAnswer> {
-    move |_, _| Some(HostAnswer::Result(v.clone()))
+    move |_, _| Some(HostAnswer::Result(v.clone().into()))
 }
 
 #[test]
@@ -84,7 +84,7 @@ fn steered_trace(mut e: AcpEngine, reply: Value) -> Trace {
     let op = e.send("s", text("x"), 0).unwrap();
     let mut log = run(&mut e, 0, answer(reply.clone()));
     if done(&log, op).is_none() {
-        e.prompt_answered("s", &json!({ "stopReason": "end_turn", "usage": { "outputTokens": 3 } }), 0);
+        e.prompt_answered("s", &json!({ "stopReason": "end_turn", "usage": { "outputTokens": 3 } }).into(), 0);
         log = run(&mut e, 0, answer(reply));
     }
     trace_of(&done(&log, op).unwrap().unwrap()).clone()
@@ -119,7 +119,7 @@ fn a_steer_dropped_with_its_session_leaves_no_deadline_behind() {
     assert_eq!(done(&log, op).unwrap().unwrap_err().failure.kind(), "sessionReplaced");
     assert_eq!(e.poll_timeout(), None, "no timer for a request nobody waits for");
     e.handle_timeout(10_000);
-    e.handle_answer(sent.sent[0].id, HostAnswer::Result(json!({ "outcome": "injected" })), 0);
+    e.handle_answer(sent.sent[0].id, HostAnswer::Result(json!({ "outcome": "injected" }).into()), 0);
     assert!(run(&mut e, 0, |_, _| None).actions.is_empty());
 }
 
@@ -139,7 +139,7 @@ fn a_handoff_the_agent_does_not_know_falls_back_to_an_ordinary_queued_prompt() {
     assert!(done(&log, op).is_none(), "provably undelivered: not a failure");
     assert_eq!(log.presented(), ["queued"]);
     assert_eq!(e.composer("s").queued, vec![text("x")]);
-    e.prompt_answered("s", &json!({ "stopReason": "end_turn" }), 0);
+    e.prompt_answered("s", &json!({ "stopReason": "end_turn" }).into(), 0);
     let log = run(&mut e, 0, answer(json!({ "stopReason": "end_turn" })));
     assert_eq!(log.methods(), ["session/prompt"]);
     assert!(matches!(done(&log, op), Some(Ok(AcpOutcome::Prompted { .. }))));
@@ -154,10 +154,10 @@ fn a_first_prompt_the_engine_sent_is_superseded_when_the_handoff_folds_it() {
     let handoff = run(&mut e, 0, |_, _| None);
     assert_eq!((prompt.methods(), handoff.methods()), (vec!["session/prompt"], vec!["session/prompt"]));
     let early = json!({ "stopReason": "end_turn", "usage": { "outputTokens": 0 } });
-    e.handle_answer(prompt.sent[0].id, HostAnswer::Result(early), 0);
+    e.handle_answer(prompt.sent[0].id, HostAnswer::Result(early.into()), 0);
     let log = run(&mut e, 0, |_, _| None);
     assert!(matches!(done(&log, first), Some(Ok(AcpOutcome::Prompted { superseded: true, .. }))), "{:?}", done(&log, first));
-    e.handle_answer(handoff.sent[0].id, HostAnswer::Result(json!({ "stopReason": "end_turn" })), 0);
+    e.handle_answer(handoff.sent[0].id, HostAnswer::Result(json!({ "stopReason": "end_turn" }).into()), 0);
     let log = run(&mut e, 0, |_, _| None);
     assert!(matches!(done(&log, steer), Some(Ok(AcpOutcome::HandedOff { handoff: "folded", .. }))));
 }

@@ -14,13 +14,13 @@ fn text(t: &str) -> Vec<Value> {
 
 fn agent(init: Value) -> AcpEngine {
     let mut e = AcpEngine::new(Timeouts::default(), false);
-    e.initialized(&init);
+    e.initialized(&init.into());
     e.prompt_sent("s");
     e
 }
 
 fn result(v: Value) -> impl FnMut(&str, &Value) -> Option<HostAnswer> {
-    move |_, _| Some(HostAnswer::Result(v.clone()))
+    move |_, _| Some(HostAnswer::Result(v.clone().into()))
 }
 
 #[test]
@@ -41,7 +41,7 @@ fn when_the_agents_own_turn_ends_a_prompt_required_message_goes_out_as_a_prompt(
     let mut e = agent(json!({ "_meta": { "steering": { "supported": true } } }));
     e.send("s", text("a"), 0).unwrap();
     run(&mut e, 0, result(json!({ "outcome": "startedNewTurn" })));
-    e.prompt_answered("s", &json!({ "stopReason": "end_turn" }), 0);
+    e.prompt_answered("s", &json!({ "stopReason": "end_turn" }).into(), 0);
     let op = e.send("s", text("b"), 0).unwrap();
     let steer = run(&mut e, 0, result(json!({ "outcome": "promptRequired", "reason": "turnEnding" })));
     assert_eq!(steer.methods(), ["_session/steering"]);

@@ -81,7 +81,7 @@ fn a_pending_request_names_its_thread_until_it_is_answered() {
     let Some(Action::Send(request)) = e.poll_action() else { panic!("the first action sends inspect") };
     assert_eq!(e.thread_of(request.id), Some("t"));
     assert_eq!(e.thread_of(RequestId(request.id.0 + 1)), None, "never issued");
-    e.handle_answer(request.id, HostAnswer::Result(json!({ "delivery": "activeTurn" })), 0);
+    e.handle_answer(request.id, HostAnswer::Result(json!({ "delivery": "activeTurn" }).into()), 0);
     assert_eq!(e.thread_of(request.id), None, "settled");
 }
 
@@ -105,7 +105,7 @@ fn one_threads_steer_finishing_leaves_another_threads_probe_pending() {
     let probes = run(&mut e, 0, |_, _| None);
     assert_eq!(probes.methods(), [INSPECT, INSPECT]);
     let finished = |e: &mut CodexhostEngine, i: usize, op| {
-        e.handle_answer(probes.sent[i].id, HostAnswer::Result(json!({ "delivery": "activeTurn" })), 0);
+        e.handle_answer(probes.sent[i].id, HostAnswer::Result(json!({ "delivery": "activeTurn" }).into()), 0);
         let log = run(e, 0, new_host);
         assert_eq!(steered(&log, op).delivery.as_str(), "activeTurn");
     };

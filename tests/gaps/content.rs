@@ -19,8 +19,8 @@ fn draft_of(bytes: usize) -> Vec<Value> {
 
 #[test]
 fn a_draft_of_exactly_the_limit_is_accepted_one_byte_more_is_refused() {
-    assert!(check_size(&draft_of(LIMIT)).is_ok());
-    let error = check_size(&draft_of(LIMIT + 1)).unwrap_err();
+    assert!(check_size(&draft_of(LIMIT).into()).is_ok());
+    let error = check_size(&draft_of(LIMIT + 1).into()).unwrap_err();
     assert_eq!(error.kind(), "draftTooLarge");
     assert!(error.message().contains(&(LIMIT + 1).to_string()), "{}", error.message());
 }
@@ -29,9 +29,9 @@ fn a_draft_of_exactly_the_limit_is_accepted_one_byte_more_is_refused() {
 fn a_codexhost_steer_of_exactly_the_limit_goes_out() {
     let mut e = CodexhostEngine::new(Timeouts::default());
     let mut r = SteerRequest::text("t", Some("turn-1"), "x");
-    r.input = draft_of(LIMIT);
+    r.input = draft_of(LIMIT).into();
     assert!(e.steer(r.clone(), 0).is_ok());
     let mut e = CodexhostEngine::new(Timeouts::default());
-    r.input = draft_of(LIMIT + 1);
+    r.input = draft_of(LIMIT + 1).into();
     assert_eq!(e.steer(r, 0).unwrap_err().failure.kind(), "draftTooLarge");
 }

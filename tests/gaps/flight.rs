@@ -5,7 +5,7 @@ use renderer_steering::core::flight::{Admission, Lanes, Ticket};
 use renderer_steering::core::OpId;
 
 fn ticket(n: u64) -> Ticket {
-    Ticket { op: OpId(n), message_id: None, draft: vec![] }
+    Ticket { op: OpId(n), message_id: None, draft: vec![].into() }
 }
 
 #[test]

@@ -10,8 +10,8 @@ use serde_json::json;
 fn finishing_an_operation_forgets_only_its_own_requests() {
     let mut open = PendingRequests::default();
     assert!(open.is_empty());
-    let a = open.issue(OpId(1), "a", json!({}), Some(100), false, 0);
-    let b = open.issue(OpId(2), "b", json!({}), Some(50), true, 10);
+    let a = open.issue(OpId(1), "a", json!({}).into(), Some(100), false, 0);
+    let b = open.issue(OpId(2), "b", json!({}).into(), Some(50), true, 10);
     assert_ne!(a.id, b.id);
     assert_eq!((open.len(), open.is_empty()), (2, false));
     assert_eq!(open.next_deadline(), Some(60));
@@ -25,8 +25,8 @@ fn finishing_an_operation_forgets_only_its_own_requests() {
 #[test]
 fn a_request_is_due_at_its_deadline_and_clear_drops_every_request() {
     let mut open = PendingRequests::default();
-    let a = open.issue(OpId(1), "a", json!({}), Some(100), false, 0);
-    open.issue(OpId(1), "unbounded", json!({}), None, true, 0);
+    let a = open.issue(OpId(1), "a", json!({}).into(), Some(100), false, 0);
+    open.issue(OpId(1), "unbounded", json!({}).into(), None, true, 0);
     assert!(open.expire(99).is_empty());
     let due = open.expire(100);
     assert_eq!(due.iter().map(|(id, p)| (*id, p.method)).collect::<Vec<_>>(), [(a.id, "a")]);

@@ -1,7 +1,7 @@
 //! What an ACP agent offers, read from its `initialize` answer. Capabilities
 //! are gated on exact values (`=== true`); nothing is probed with a request.
 
-use serde_json::Value;
+use crate::core::json::Json;
 
 /// How steers reach this agent, in order of preference.
 ///
@@ -47,7 +47,7 @@ impl SteerPath {
 /// use renderer_steering::core::acp::{Capabilities, SteerPath};
 /// let init = serde_json::json!({ "protocolVersion": 1, "_meta": { "steering": { "supported": true } },
 ///     "agentCapabilities": { "promptCapabilities": { "image": true } } });
-/// let caps = Capabilities::from_initialize(&init, false);
+/// let caps = Capabilities::from_initialize(&init.into(), false);
 /// assert_eq!(caps.path, SteerPath::SteeringExtension);
 /// assert!(caps.images);
 /// ```
@@ -62,12 +62,8 @@ pub struct Capabilities {
     pub offered: [Option<SteerPath>; 3],
 }
 
-fn at<'a>(value: &'a Value, path: &[&str]) -> Option<&'a Value> {
-    path.iter().try_fold(value, |v, key| v.get(*key))
-}
-
-fn is_true(value: &Value, path: &[&str]) -> bool {
-    at(value, path) == Some(&Value::Bool(true))
+fn is_true(value: Option<&Json>, path: &[&str]) -> bool {
+    value.and_then(|v| v.at(path)).is_some_and(|v| v.is_true())
 }
 
 impl Capabilities {
@@ -75,21 +71,20 @@ impl Capabilities {
     ///
     /// ```
     /// # use renderer_steering::core::acp::{Capabilities, SteerPath};
-    /// let init = serde_json::json!({ "agentCapabilities": { "_meta": { "claudeCode": { "promptQueueing": true } } } });
-    /// assert_eq!(Capabilities::from_initialize(&init, false).path, SteerPath::Queue, "handoff is off unless allowed");
-    /// assert_eq!(Capabilities::from_initialize(&init, true).path, SteerPath::PromptHandoff);
+    /// let init: renderer_steering::core::Json = serde_json::json!({ "agentCapabilities": { "_meta": { "claudeCode": { "promptQueueing": true } } } }).into();
+    /// assert_eq!(Capabilities::from_initialize(&init.into(), false).path, SteerPath::Queue, "handoff is off unless allowed");
+    /// assert_eq!(Capabilities::from_initialize(&init.into(), true).path, SteerPath::PromptHandoff);
     /// ```
-    pub fn from_initialize(answer: &Value, allow_prompt_handoff: bool) -> Capabilities {
-        let caps = answer.get("agentCapabilities").unwrap_or(&Value::Null);
-        let inject = at(caps, &["session", "inject"]);
-        let steers = inject
-            .and_then(|i| i.get("modes"))
-            .and_then(Value::as_array)
-            .is_some_and(|modes| modes.iter().any(|m| m == "steer"));
-        let extension = is_true(answer, &["_meta", "steering", "supported"]) || is_true(caps, &["_meta", "steering", "supported"]);
+    pub fn from_initialize(answer: &Json, allow_prompt_handoff: bool) -> Capabilities {
+        let caps = answer.field("agentCapabilities");
+        let caps = caps.as_ref();
+        let inject = caps.and_then(|c| c.at(&["session", "inject"]));
+        let modes = inject.as_ref().and_then(|i| i.field("modes")).and_then(|m| m.read::<Vec<Json>>().ok());
+        let steers = modes.is_some_and(|modes| modes.iter().any(|m| m.read::<String>().is_ok_and(|m| m == "steer")));
+        let extension = is_true(Some(answer), &["_meta", "steering", "supported"]) || is_true(caps, &["_meta", "steering", "supported"]);
         let handoff = allow_prompt_handoff && is_true(caps, &["_meta", "claudeCode", "promptQueueing"]);
         let offered = [
-            steers.then(|| SteerPath::Inject { replace: inject.is_some_and(|i| is_true(i, &["pending", "replace"])) }),
+            steers.then(|| SteerPath::Inject { replace: is_true(inject.as_ref(), &["pending", "replace"]) }),
             extension.then_some(SteerPath::SteeringExtension),
             handoff.then_some(SteerPath::PromptHandoff),
         ];

@@ -8,15 +8,15 @@ mod prompts;
 
 pub use lifecycle::PromptVerdict;
 
-use serde_json::{json, Value};
-
 use super::capabilities::{Capabilities, SteerPath};
 use super::outcome::{classify_steer, AcpOutcome, SteerVerdict};
 use super::session::{ComposerState, Handoff, Session};
+use super::wire::{IdleBehavior, SessionParams, SteeringMeta};
 use crate::core::action::{Action, OpId};
 use crate::core::content::check_acp_blocks;
 use crate::core::error::{Failure, SteeringError};
 use crate::core::flight::{Admission, Ticket};
+use crate::core::json::Json;
 use crate::core::engine::{Dialect, Engine};
 use crate::core::requests::{HostAnswer, Pending};
 use crate::core::sorted_map::{SortedMap, SortedSet};
@@ -36,7 +36,7 @@ enum Stage {
 #[derive(Debug)]
 pub struct Op {
     session_id: String,
-    content: Vec<Value>,
+    content: Json,
     /// The inject a revoke or replace works on.
     message_id: Option<String>,
     stage: Stage,
@@ -63,7 +63,7 @@ pub struct Acp {
 /// use renderer_steering::core::acp::{AcpEngine, InputMode};
 /// let mut e = AcpEngine::new(Default::default(), false);
 /// assert_eq!(e.composer("s").mode, InputMode::Unavailable);
-/// e.initialized(&serde_json::json!({ "agentCapabilities": {} }));
+/// e.initialized(&serde_json::json!({ "agentCapabilities": {} }).into());
 /// assert_eq!(e.composer("s").mode, InputMode::Idle);
 /// ```
 pub type AcpEngine = Engine<Acp>;
@@ -111,7 +111,8 @@ impl AcpEngine {
     /// let err = e.send("s", vec![serde_json::json!({"type": "text", "text": "hi"})], 0).unwrap_err();
     /// assert_eq!(err.failure.kind(), "unavailable");
     /// ```
-    pub fn send(&mut self, session_id: &str, content: Vec<Value>, now: u64) -> Result<OpId, SteeringError> {
+    pub fn send(&mut self, session_id: &str, content: impl Into<Json>, now: u64) -> Result<OpId, SteeringError> {
+        let content = content.into();
         let refuse = |failure| SteeringError::new(failure, content.clone(), Trace::default());
         self.refuse_if_disposed(&content)?;
         let Some(caps) = self.dialect.caps else { return Err(refuse(Failure::unavailable())) };
@@ -145,25 +146,29 @@ impl AcpEngine {
         let Some(op) = self.ops.get(&op_id) else { return };
         let session_id = op.session_id.clone();
         let must_prompt = matches!(op.stage, Stage::Queued { must_prompt: true });
-        let content = json!(op.content);
         let running = self.session(&session_id).turn_running();
         let path = if running && !must_prompt { self.path() } else { SteerPath::Queue };
+        let Some(op) = self.ops.get(&op_id) else { return };
+        let content = Some(&op.content);
+        let base = SessionParams { session_id: &session_id, ..SessionParams::default() };
         let (method, params, timeout) = match path {
             SteerPath::Inject { .. } => (
                 "session/inject",
-                json!({ "sessionId": session_id, "mode": "steer", "content": content }),
+                SessionParams { mode: Some("steer"), content, ..base },
                 Some(self.timeouts.request_ms),
             ),
             SteerPath::SteeringExtension => (
                 "_session/steering",
-                json!({ "sessionId": session_id, "prompt": content,
-                        "_meta": { "steering": { "idleBehavior": "promptRequired" } } }),
+                SessionParams {
+                    prompt: content,
+                    meta: Some(SteeringMeta { steering: IdleBehavior { idle_behavior: "promptRequired" } }),
+                    ..base
+                },
                 Some(self.timeouts.request_ms),
             ),
-            SteerPath::PromptHandoff | SteerPath::Queue => {
-                ("session/prompt", json!({ "sessionId": session_id, "prompt": content }), None)
-            }
+            SteerPath::PromptHandoff | SteerPath::Queue => ("session/prompt", SessionParams { prompt: content, ..base }, None),
         };
+        let params = Json::of(&params);
         let handoff = path == SteerPath::PromptHandoff;
         let stage = match path {
             SteerPath::Queue | SteerPath::PromptHandoff => Stage::Prompting { handoff },
@@ -214,7 +219,7 @@ impl AcpEngine {
         match stage {
             Stage::Steering(_) => match classify_steer(pending.method, &answer, pending.timeout_ms) {
                 SteerVerdict::Injected(message_id) => {
-                    let (content, trace) = self.ops.get(&op_id).map(|o| (o.content.clone(), o.trace.clone())).unwrap_or_default();
+                    let (content, trace) = self.ops.get(&op_id).map(|o| (o.content.clone(), o.trace.clone())).unwrap_or_else(|| (Json::no_items(), Trace::default()));
                     if let Some(id) = &message_id {
                         self.session(&session_id).pending_injects.insert(id.clone(), content);
                     }

@@ -1,10 +1,10 @@
 //! What an ACP submission ends with, and how a steer's answer is classified.
 
-use serde::{Deserialize, Serialize};
-use serde_json::Value;
+use serde::Serialize;
 
 use super::wire::{InjectAnswer, SteeringOutcome};
 use crate::core::error::Failure;
+use crate::core::json::Json;
 use crate::core::json_rpc::METHOD_NOT_FOUND;
 use crate::core::requests::{FailedAnswer, HostAnswer};
 use crate::core::trace::Trace;
@@ -56,7 +56,7 @@ pub enum AcpOutcome {
         /// Why (`turnCancelled`).
         reason: &'static str,
         /// Its content, for the composer.
-        draft: Vec<Value>,
+        draft: Json,
         /// Trace.
         trace: Trace,
     },
@@ -65,7 +65,7 @@ pub enum AcpOutcome {
         /// The revoked message.
         message_id: String,
         /// Its content, for the composer.
-        draft: Vec<Value>,
+        draft: Json,
     },
     /// A pending inject was replaced.
     Replaced {
@@ -97,14 +97,14 @@ pub enum SteerVerdict {
 pub fn classify_steer(method: &str, answer: &HostAnswer, timeout_ms: Option<u64>) -> SteerVerdict {
     match answer.result() {
         Err(FailedAnswer::Error(e)) if e.code == METHOD_NOT_FOUND => SteerVerdict::Unsupported,
-        Err(FailedAnswer::Error(e)) if method == "session/inject" && e.code == -32010 && e.reason() == Some("no_running_turn") => {
+        Err(FailedAnswer::Error(e)) if method == "session/inject" && e.code == -32010 && e.reason().as_deref() == Some("no_running_turn") => {
             SteerVerdict::PromptRequired
         }
-        Ok(value) if method == "session/inject" => match InjectAnswer::deserialize(value) {
+        Ok(value) if method == "session/inject" => match value.read::<InjectAnswer>() {
             Ok(a) if !a.message_id.is_empty() => SteerVerdict::Injected(Some(a.message_id)),
             _ => SteerVerdict::Fail(Failure::outcome_unknown(method, "the inject answer has no messageId")),
         },
-        Ok(value) => match SteeringOutcome::deserialize(value) {
+        Ok(value) => match value.read::<SteeringOutcome>() {
             Ok(SteeringOutcome::Injected) => SteerVerdict::Injected(None),
             Ok(SteeringOutcome::PromptRequired) => SteerVerdict::PromptRequired,
             Ok(SteeringOutcome::StartedNewTurn) => SteerVerdict::StartedNewTurn,
@@ -119,10 +119,10 @@ pub fn classify_steer(method: &str, answer: &HostAnswer, timeout_ms: Option<u64>
 /// True when a prompt answer reports usage and every number in it is zero:
 /// the evidence claude-agent-acp gives for a first prompt folded into a
 /// handoff steer. An answer without usage is no evidence (read as deferred).
-pub fn folded_usage(answer: &Value) -> bool {
-    let usage = answer.get("usage").or_else(|| answer.get("_meta").and_then(|m| m.get("usage")));
-    let Some(fields) = usage.and_then(Value::as_object) else { return false };
-    let numbers: Vec<f64> = fields.values().filter_map(Value::as_f64).collect();
+pub fn folded_usage(answer: &Json) -> bool {
+    let usage = answer.field("usage").or_else(|| answer.at(&["_meta", "usage"]));
+    let Some(fields) = usage.and_then(|u| u.entries()) else { return false };
+    let numbers: Vec<f64> = fields.iter().filter_map(|(_, value)| value.read::<f64>().ok()).collect();
     !numbers.is_empty() && numbers.iter().all(|n| *n == 0.0)
 }
 
@@ -132,7 +132,7 @@ mod tests {
     fn steerverdict_1() {
         use crate::core::acp::outcome::{classify_steer, SteerVerdict};
         use crate::core::requests::HostAnswer;
-        let v = classify_steer("_session/steering", &HostAnswer::Result(serde_json::json!({"outcome": "promptRequired", "reason": "noRunningTurn"})), None);
+        let v = classify_steer("_session/steering", &HostAnswer::Result(serde_json::json!({"outcome": "promptRequired", "reason": "noRunningTurn"}).into()), None);
         assert_eq!(v, SteerVerdict::PromptRequired);
     }
 
@@ -140,16 +140,16 @@ mod tests {
     fn classify_steer_2() {
         use crate::core::acp::outcome::{classify_steer, SteerVerdict};
         use crate::core::requests::HostAnswer;
-        let v = classify_steer("session/inject", &HostAnswer::Result(serde_json::json!({"messageId": "m"})), None);
+        let v = classify_steer("session/inject", &HostAnswer::Result(serde_json::json!({"messageId": "m"}).into()), None);
         assert_eq!(v, SteerVerdict::Injected(Some("m".into())));
     }
 
     #[test]
     fn folded_usage_3() {
         use crate::core::acp::outcome::folded_usage;
-        assert!(folded_usage(&serde_json::json!({"stopReason": "end_turn", "usage": {"inputTokens": 0, "outputTokens": 0}})));
-        assert!(!folded_usage(&serde_json::json!({"stopReason": "end_turn"})));
-        assert!(!folded_usage(&serde_json::json!({"stopReason": "end_turn", "usage": {}})));
-        assert!(!folded_usage(&serde_json::json!({"stopReason": "end_turn", "usage": {"outputTokens": 12}})));
+        assert!(folded_usage(&serde_json::json!({"stopReason": "end_turn", "usage": {"inputTokens": 0, "outputTokens": 0}}).into()));
+        assert!(!folded_usage(&serde_json::json!({"stopReason": "end_turn"}).into()));
+        assert!(!folded_usage(&serde_json::json!({"stopReason": "end_turn", "usage": {}}).into()));
+        assert!(!folded_usage(&serde_json::json!({"stopReason": "end_turn", "usage": {"outputTokens": 12}}).into()));
     }
 }

@@ -2,8 +2,8 @@
 //! mode derived from it.
 
 use serde::Serialize;
-use serde_json::Value;
 
+use crate::core::json::Json;
 use crate::core::sorted_map::SortedMap;
 
 /// The composer's mode for a session.
@@ -93,7 +93,7 @@ pub struct Session {
     /// The session was closed.
     pub closed: bool,
     /// Accepted injects not yet echoed as delivered: messageId -> content.
-    pub pending_injects: SortedMap<String, Vec<Value>>,
+    pub pending_injects: SortedMap<String, Json>,
     /// A handoff steer is open and how the first prompt answered.
     pub handoff: Option<Handoff>,
 }
@@ -126,7 +126,7 @@ pub struct ComposerState {
     /// Its hint text.
     pub hint: &'static str,
     /// Queued messages, oldest first (for chips).
-    pub queued: Vec<Vec<Value>>,
+    pub queued: Vec<Json>,
     /// Ids of injects accepted but not yet delivered (revocable).
     pub pending_injects: Vec<String>,
 }

@@ -2,6 +2,8 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::core::json::Json;
+
 /// `_session/steering` outcomes. Anything else is read as [`SteeringOutcome::Unknown`].
 #[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
 #[serde(from = "SteeringOutcomeField")]
@@ -65,36 +67,68 @@ pub struct UserMessageEcho {
     pub message_id: Option<String>,
 }
 
+/// The params of every ACP call the engine makes: `session/prompt`,
+/// `session/inject`, `_session/steering` and the pending-inject calls. The
+/// content goes out as the caller's own JSON text.
+#[derive(Debug, Default, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub(crate) struct SessionParams<'a> {
+    pub session_id: &'a str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub message_id: Option<&'a str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub mode: Option<&'static str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub content: Option<&'a Json>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub prompt: Option<&'a Json>,
+    #[serde(rename = "_meta", skip_serializing_if = "Option::is_none")]
+    pub meta: Option<SteeringMeta>,
+}
+
+/// `_meta` of a `_session/steering` call: `{ steering: { idleBehavior } }`.
+#[derive(Debug, Serialize)]
+pub(crate) struct SteeringMeta {
+    pub steering: IdleBehavior,
+}
+
+/// What the agent should do when no turn runs.
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub(crate) struct IdleBehavior {
+    pub idle_behavior: &'static str,
+}
+
 #[cfg(test)]
 mod tests {
     #[test]
     fn steeringoutcome_1() {
         use crate::core::acp::wire::SteeringOutcome;
-        let o: SteeringOutcome = serde_json::from_value(serde_json::json!({"outcome": "injected"})).unwrap();
+        let o: SteeringOutcome = serde_json::from_str(&serde_json::json!({"outcome": "injected"}).to_string()).unwrap();
         assert_eq!(o, SteeringOutcome::Injected);
-        let u: SteeringOutcome = serde_json::from_value(serde_json::json!({"outcome": "teleported"})).unwrap();
+        let u: SteeringOutcome = serde_json::from_str(&serde_json::json!({"outcome": "teleported"}).to_string()).unwrap();
         assert_eq!(u, SteeringOutcome::Unknown);
     }
 
     #[test]
     fn injectanswer_2() {
         use crate::core::acp::wire::InjectAnswer;
-        let a: InjectAnswer = serde_json::from_value(serde_json::json!({"messageId": "m1"})).unwrap();
+        let a: InjectAnswer = serde_json::from_str(&serde_json::json!({"messageId": "m1"}).to_string()).unwrap();
         assert_eq!(a.message_id, "m1");
     }
 
     #[test]
     fn promptanswer_3() {
         use crate::core::acp::wire::PromptAnswer;
-        let a: PromptAnswer = serde_json::from_value(serde_json::json!({"stopReason": "end_turn"})).unwrap();
+        let a: PromptAnswer = serde_json::from_str(&serde_json::json!({"stopReason": "end_turn"}).to_string()).unwrap();
         assert_eq!(a.stop_reason, "end_turn");
     }
 
     #[test]
     fn usermessageecho_4() {
         use crate::core::acp::wire::UserMessageEcho;
-        let u: UserMessageEcho = serde_json::from_value(serde_json::json!(
-            {"sessionUpdate": "user_message", "messageId": "m1", "content": []})).unwrap();
+        let u: UserMessageEcho = serde_json::from_str(&serde_json::json!(
+            {"sessionUpdate": "user_message", "messageId": "m1", "content": []}).to_string()).unwrap();
         assert_eq!(u.message_id.as_deref(), Some("m1"));
     }
 }

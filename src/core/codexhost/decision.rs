@@ -4,9 +4,9 @@
 use std::collections::VecDeque;
 
 use serde::de::DeserializeOwned;
-use serde_json::{json, Value};
 
-use super::wire::{Delivery, InspectAnswer, Owner, OwnershipAnswer, ThreadReadAnswer};
+use super::wire::{Delivery, InspectAnswer, Owner, OwnershipAnswer, ThreadParams, ThreadReadAnswer};
+use crate::core::json::Json;
 use crate::core::error::Failure;
 use crate::core::requests::{FailedAnswer, HostAnswer};
 use crate::core::sorted_map::{SortedMap, SortedSet};
@@ -50,11 +50,11 @@ impl Probe {
     /// # use renderer_steering::core::codexhost::decision::Probe;
     /// assert_eq!(Probe::OwnershipList.params("t", "x"), serde_json::json!({"threadIds": ["t"]}));
     /// ```
-    pub fn params(self, thread_id: &str, text: &str) -> Value {
+    pub fn params(self, thread_id: &str, text: &str) -> Json {
         match self {
-            Probe::Inspect => json!({ "threadId": thread_id, "text": text }),
-            Probe::OwnershipList => json!({ "threadIds": [thread_id] }),
-            Probe::ThreadRead => json!({ "threadId": thread_id, "includeTurns": false }),
+            Probe::Inspect => Json::of(&ThreadParams { thread_id: Some(thread_id), text: Some(text), ..ThreadParams::default() }),
+            Probe::OwnershipList => Json::of(&ThreadParams { thread_ids: Some([thread_id]), ..ThreadParams::default() }),
+            Probe::ThreadRead => ThreadParams::read(thread_id, false),
         }
     }
 
@@ -122,8 +122,8 @@ pub struct Knowledge {
 /// ```
 pub const OWNER_CACHE: usize = 4096;
 
-fn parse<T: DeserializeOwned>(probe: Probe, value: &Value) -> Result<T, Failure> {
-    T::deserialize(value).map_err(|e| Failure::malformed(probe.method(), e.to_string()))
+fn parse<T: DeserializeOwned>(probe: Probe, value: &Json) -> Result<T, Failure> {
+    value.read().map_err(|e| Failure::malformed(probe.method(), e.to_string()))
 }
 
 impl Knowledge {
@@ -195,7 +195,7 @@ impl Knowledge {
         }
     }
 
-    fn read(&mut self, probe: Probe, thread_id: &str, value: &Value) -> Result<Step, Failure> {
+    fn read(&mut self, probe: Probe, thread_id: &str, value: &Json) -> Result<Step, Failure> {
         self.deduplicates |= probe != Probe::ThreadRead;
         let owner = match probe {
             Probe::Inspect => {

@@ -1,15 +1,13 @@
 //! The codexhost state machine: validate -> decide -> present -> send ->
 //! reconcile, or retract and hand the draft back.
 
-use serde_json::json;
-
 use super::decision::{Knowledge, Probe, Step};
 use super::outcome::{CodexhostOutcome, Decision, SteerOutcome, Submitted};
 use super::recent::{RecentMessages, Resubmission};
 use super::request::{read_answer, SteerRequest};
 use super::wire::Delivery;
 use crate::core::action::{Action, OpId};
-use crate::core::content::steer_text;
+use crate::core::content::{steer_text, text_draft};
 use crate::core::error::{Failure, SteeringError};
 use crate::core::flight::{Admission, Ticket};
 use crate::core::json_rpc::RequestId;
@@ -80,7 +78,7 @@ impl CodexhostEngine {
     /// assert!(e.decide("t", "use pnpm", 0).is_ok());
     /// ```
     pub fn decide(&mut self, thread_id: &str, text: &str, now: u64) -> Result<OpId, SteeringError> {
-        let draft = vec![json!({ "type": "text", "text": text })];
+        let draft = text_draft(text);
         self.refuse_if_disposed(&draft)?;
         let text = steer_text(&draft).map_err(|f| SteeringError::new(f, draft.clone(), Trace::default()))?;
         let op = self.new_op_id();
@@ -249,7 +247,7 @@ impl CodexhostEngine {
     fn fail(&mut self, op_id: OpId, op: &Op, failure: Failure, shown: Option<&'static str>) {
         let draft = match &op.steer {
             Some(request) => request.input.clone(),
-            None => vec![json!({ "type": "text", "text": op.text })],
+            None => text_draft(&op.text),
         };
         let message_id = op.steer.as_ref().and_then(|r| r.client_user_message_id.clone());
         let error = SteeringError::new(failure, draft, op.trace.clone()).with_message_id(message_id);

@@ -7,9 +7,9 @@
 use std::collections::VecDeque;
 
 use serde::Deserialize;
-use serde_json::Value;
 
 use super::outcome::SteerOutcome;
+use crate::core::json::Json;
 
 /// How many finished message ids an engine remembers (oldest forgotten first).
 /// A retry comes seconds after its failure, well within 256 later messages;
@@ -223,16 +223,17 @@ struct ClientItem {
 ///
 /// ```
 /// use renderer_steering::core::codexhost::recent::{verify, Verified};
-/// use serde_json::json;
-/// let read = json!({"thread": {"turns": [{"id": "u", "status": "inProgress", "items": [{"clientId": "m"}]}]}});
+/// use renderer_steering::core::Json;
+/// let json = |v: serde_json::Value| Json::from(v);
+/// let read = json(serde_json::json!({"thread": {"turns": [{"id": "u", "status": "inProgress", "items": [{"clientId": "m"}]}]}}));
 /// assert_eq!(verify(&read, "m", Some("u")), Some(Verified::Applied("u".into())));
 /// assert_eq!(verify(&read, "other", Some("u")), Some(Verified::StillRunning));
 /// assert_eq!(verify(&read, "other", Some("gone")), Some(Verified::NotApplied));
-/// assert_eq!(verify(&json!({"thread": {}}), "m", None), Some(Verified::NotApplied));
-/// assert_eq!(verify(&json!(null), "m", None), None);
+/// assert_eq!(verify(&json(serde_json::json!({"thread": {}})), "m", None), Some(Verified::NotApplied));
+/// assert_eq!(verify(&Json::null(), "m", None), None);
 /// ```
-pub fn verify(answer: &Value, message_id: &str, turn_id: Option<&str>) -> Option<Verified> {
-    let read = ThreadRead::deserialize(answer).ok()?;
+pub fn verify(answer: &Json, message_id: &str, turn_id: Option<&str>) -> Option<Verified> {
+    let read: ThreadRead = answer.read().ok()?;
     let turns = read.thread.turns;
     if let Some(turn) = turns.iter().find(|t| t.items.iter().any(|i| i.client_id.as_deref() == Some(message_id))) {
         return Some(Verified::Applied(turn.id.clone()));

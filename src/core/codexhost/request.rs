@@ -1,17 +1,18 @@
 //! A steer submission and the host call that carries it.
 
-use serde::Deserialize;
-use serde_json::{json, Map, Value};
+use serde::{Deserialize, Serialize};
 
 use super::wire::{Delivery, SteerAnswer, TurnStartAnswer};
+use crate::core::content::text_draft;
 use crate::core::error::Failure;
+use crate::core::json::Json;
 
 /// A user's mid-turn message for a codexhost thread.
 ///
 /// ```
 /// use renderer_steering::core::codexhost::SteerRequest;
 /// let r = SteerRequest::text("t", Some("turn-1"), "use pnpm");
-/// assert_eq!(r.input[0]["text"], "use pnpm");
+/// assert_eq!(r.input, serde_json::json!([{"type": "text", "text": "use pnpm"}]));
 /// ```
 #[derive(Debug, Clone, PartialEq, Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -22,7 +23,7 @@ pub struct SteerRequest {
     #[serde(default)]
     pub expected_turn_id: Option<String>,
     /// The draft: content items (text only for steering).
-    pub input: Vec<Value>,
+    pub input: Json,
     /// The caller's message id (the shell supplies a random one when absent).
     #[serde(default)]
     pub client_user_message_id: Option<String>,
@@ -31,10 +32,10 @@ pub struct SteerRequest {
     pub pending_turn_start: bool,
     /// Passed through to the host.
     #[serde(default)]
-    pub additional_context: Option<Value>,
+    pub additional_context: Option<Json>,
     /// Passed through to the host (`responsesapiClientMetadata`).
     #[serde(default)]
-    pub responsesapi_client_metadata: Option<Value>,
+    pub responsesapi_client_metadata: Option<Json>,
     /// The steer's bound, when the caller's request options set one.
     #[serde(skip)]
     pub steer_timeout_ms: Option<u64>,
@@ -51,7 +52,7 @@ impl SteerRequest {
         SteerRequest {
             thread_id: thread_id.into(),
             expected_turn_id: expected_turn_id.map(Into::into),
-            input: vec![json!({ "type": "text", "text": text })],
+            input: text_draft(text),
             client_user_message_id: None,
             pending_turn_start: false,
             additional_context: None,
@@ -68,51 +69,58 @@ impl SteerRequest {
     /// # use renderer_steering::core::codexhost::{Delivery, SteerRequest};
     /// let (method, params, shown) = SteerRequest::text("t", Some("u"), "x").call(Delivery::ActiveTurn);
     /// assert_eq!(method, "turn/steer");
-    /// assert_eq!(params["codexhostSteerDelivery"], "activeTurn");
+    /// assert_eq!(params.value()["codexhostSteerDelivery"], "activeTurn");
     /// assert_eq!(shown, Delivery::ActiveTurn);
     /// let (method, _, shown) = SteerRequest::text("t", None, "x").call(Delivery::Official);
     /// assert_eq!((method, shown), ("turn/start", Delivery::NewTurn));
     /// ```
-    pub fn call(&self, delivery: Delivery) -> (&'static str, Value, Delivery) {
-        let mut params = Map::new();
-        params.insert("threadId".into(), json!(self.thread_id));
-        let Some(turn) = &self.expected_turn_id else {
-            params.insert("input".into(), json!(self.input));
-            self.insert_optional(&mut params);
-            return ("turn/start", Value::Object(params), Delivery::NewTurn);
+    pub fn call(&self, delivery: Delivery) -> (&'static str, Json, Delivery) {
+        let (method, shown) = match self.expected_turn_id {
+            None => ("turn/start", Delivery::NewTurn),
+            Some(_) => ("turn/steer", delivery),
         };
-        params.insert("expectedTurnId".into(), json!(turn));
-        params.insert("input".into(), json!(self.input));
-        self.insert_optional(&mut params);
-        if delivery != Delivery::Official {
-            params.insert("codexhostSteerDelivery".into(), json!(delivery.as_str()));
-        }
-        ("turn/steer", Value::Object(params), delivery)
+        let tag = (method == "turn/steer" && delivery != Delivery::Official).then(|| delivery.as_str());
+        let params = CallParams {
+            thread_id: &self.thread_id,
+            expected_turn_id: self.expected_turn_id.as_deref(),
+            input: &self.input,
+            client_user_message_id: self.client_user_message_id.as_deref(),
+            additional_context: self.additional_context.as_ref(),
+            responsesapi_client_metadata: self.responsesapi_client_metadata.as_ref(),
+            codexhost_steer_delivery: tag,
+        };
+        (method, Json::of(&params), shown)
     }
+}
 
-    fn insert_optional(&self, params: &mut Map<String, Value>) {
-        let optional = [
-            ("clientUserMessageId", self.client_user_message_id.as_ref().map(|s| json!(s))),
-            ("additionalContext", self.additional_context.clone()),
-            ("responsesapiClientMetadata", self.responsesapi_client_metadata.clone()),
-        ];
-        for (key, value) in optional {
-            if let Some(value) = value {
-                params.insert(key.into(), value);
-            }
-        }
-    }
+/// The params of `turn/steer` (and, without a turn, `turn/start`): the draft
+/// and pass-through fields go out as the caller's own JSON text.
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct CallParams<'a> {
+    thread_id: &'a str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    expected_turn_id: Option<&'a str>,
+    input: &'a Json,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    client_user_message_id: Option<&'a str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    additional_context: Option<&'a Json>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    responsesapi_client_metadata: Option<&'a Json>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    codexhost_steer_delivery: Option<&'static str>,
 }
 
 /// Reads the answer to the call made by [`SteerRequest::call`]: the turn id
 /// and the delivery the host reports (the shown one when it reports none).
-pub fn read_answer(method: &str, value: &Value, shown: Delivery) -> Result<(String, Delivery), Failure> {
+pub fn read_answer(method: &str, value: &Json, shown: Delivery) -> Result<(String, Delivery), Failure> {
     let malformed = |detail: String| Failure::malformed(method, detail);
     let (turn_id, delivery) = if method == "turn/start" {
-        let answer = TurnStartAnswer::deserialize(value).map_err(|e| malformed(e.to_string()))?;
+        let answer: TurnStartAnswer = value.read().map_err(|e| malformed(e.to_string()))?;
         (answer.turn.id, Delivery::NewTurn)
     } else {
-        let answer = SteerAnswer::deserialize(value).map_err(|e| malformed(e.to_string()))?;
+        let answer: SteerAnswer = value.read().map_err(|e| malformed(e.to_string()))?;
         (answer.turn_id, answer.delivery.map(|d| d.as_delivery()).unwrap_or(shown))
     };
     if turn_id.is_empty() {
@@ -127,8 +135,8 @@ mod tests {
     fn read_answer_1() {
         use crate::core::codexhost::request::read_answer;
         use crate::core::codexhost::Delivery;
-        let v = serde_json::json!({"turnId": "t2", "delivery": "newTurn"});
+        let v = serde_json::json!({"turnId": "t2", "delivery": "newTurn"}).into();
         assert_eq!(read_answer("turn/steer", &v, Delivery::ActiveTurn).unwrap(), ("t2".into(), Delivery::NewTurn));
-        assert!(read_answer("turn/steer", &serde_json::json!({"turnId": ""}), Delivery::ActiveTurn).is_err());
+        assert!(read_answer("turn/steer", &serde_json::json!({"turnId": ""}).into(), Delivery::ActiveTurn).is_err());
     }
 }

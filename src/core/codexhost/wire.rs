@@ -2,7 +2,8 @@
 //! mistyped field, `null`, or an unknown `delivery` value is an error.
 
 use serde::{Deserialize, Serialize};
-use serde_json::Value;
+
+use crate::core::json::Json;
 
 /// How a steer reaches the agent.
 ///
@@ -142,17 +143,17 @@ pub struct ThreadMeta {
     pub id: String,
     /// Provider (any JSON; checked by [`ThreadReadAnswer::is_native`]).
     #[serde(default, rename = "modelProvider")]
-    pub model_provider: Value,
+    pub model_provider: Option<Json>,
     /// CLI version (any JSON; checked by [`ThreadReadAnswer::is_native`]).
     #[serde(default, rename = "cliVersion")]
-    pub cli_version: Value,
+    pub cli_version: Option<Json>,
 }
 
 impl ThreadReadAnswer {
     /// Native only if the id matches and both fields are non-empty strings
     /// other than `"codexhost"`.
     pub fn is_native(&self, thread_id: &str) -> bool {
-        let real = |v: &Value| v.as_str().is_some_and(|s| !s.is_empty() && s != "codexhost");
+        let real = |v: &Option<Json>| v.as_ref().and_then(|v| v.read::<String>().ok()).is_some_and(|s| !s.is_empty() && s != "codexhost");
         self.thread.id == thread_id && real(&self.thread.model_provider) && real(&self.thread.cli_version)
     }
 }
@@ -202,44 +203,71 @@ pub struct TurnRef {
     pub id: String,
 }
 
+/// The params of every call that names a thread without carrying the
+/// message: the three probes and the `thread/read` that checks a retry.
+#[derive(Debug, Default, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub(crate) struct ThreadParams<'a> {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub thread_id: Option<&'a str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub thread_ids: Option<[&'a str; 1]>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub text: Option<&'a str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub include_turns: Option<bool>,
+}
+
+impl<'a> ThreadParams<'a> {
+    /// `{ threadId, includeTurns }` for `thread/read`.
+    pub fn read(thread_id: &'a str, include_turns: bool) -> Json {
+        Json::of(&ThreadParams { thread_id: Some(thread_id), include_turns: Some(include_turns), ..ThreadParams::default() })
+    }
+}
+
 #[cfg(test)]
 mod tests {
+    /// Reads a wire type from a JSON tree's text, as the engines read answers.
+    fn parse<T: serde::de::DeserializeOwned>(value: serde_json::Value) -> serde_json::Result<T> {
+        serde_json::from_str(&value.to_string())
+    }
+
     #[test]
     fn inspectanswer_1() {
         use crate::core::codexhost::wire::InspectAnswer;
-        let a: InspectAnswer = serde_json::from_value(serde_json::json!({"delivery": "newTurn"})).unwrap();
+        let a: InspectAnswer = parse(serde_json::json!({"delivery": "newTurn"})).unwrap();
         assert_eq!(a.delivery.as_str(), "newTurn");
     }
 
     #[test]
     fn owner_2() {
         use crate::core::codexhost::wire::Owner;
-        let o: Owner = serde_json::from_value(serde_json::json!({"owner": "external", "harnessId": "claude"})).unwrap();
+        let o: Owner = parse(serde_json::json!({"owner": "external", "harnessId": "claude"})).unwrap();
         assert!(matches!(o, Owner::External { .. }));
         let unknown = serde_json::json!({"owner": "martian"});
-        assert!(serde_json::from_value::<Owner>(unknown).is_err());
+        assert!(parse::<Owner>(unknown).is_err());
         let nameless = serde_json::json!({"owner": "external"});
-        assert!(serde_json::from_value::<Owner>(nameless).is_err());
+        assert!(parse::<Owner>(nameless).is_err());
     }
 
     #[test]
     fn ownershiprow_3() {
         use crate::core::codexhost::wire::OwnershipRow;
-        let r: OwnershipRow = serde_json::from_value(serde_json::json!({"threadId": "t", "owner": "codex"})).unwrap();
+        let r: OwnershipRow = parse(serde_json::json!({"threadId": "t", "owner": "codex"})).unwrap();
         assert_eq!(r.thread_id, "t");
     }
 
     #[test]
     fn ownershipanswer_4() {
         use crate::core::codexhost::wire::OwnershipAnswer;
-        let a: OwnershipAnswer = serde_json::from_value(serde_json::json!({"threads": []})).unwrap();
+        let a: OwnershipAnswer = parse(serde_json::json!({"threads": []})).unwrap();
         assert!(a.threads.is_empty());
     }
 
     #[test]
     fn threadreadanswer_5() {
         use crate::core::codexhost::wire::ThreadReadAnswer;
-        let a: ThreadReadAnswer = serde_json::from_value(serde_json::json!(
+        let a: ThreadReadAnswer = parse(serde_json::json!(
             {"thread": {"id": "t", "modelProvider": "openai", "cliVersion": "0.9"}})).unwrap();
         assert!(a.is_native("t"));
     }
@@ -247,14 +275,14 @@ mod tests {
     #[test]
     fn threadmeta_6() {
         use crate::core::codexhost::wire::ThreadMeta;
-        let m: ThreadMeta = serde_json::from_value(serde_json::json!({"id": "t"})).unwrap();
-        assert!(m.model_provider.is_null());
+        let m: ThreadMeta = parse(serde_json::json!({"id": "t"})).unwrap();
+        assert!(m.model_provider.is_none());
     }
 
     #[test]
     fn is_native_7() {
         use crate::core::codexhost::wire::ThreadReadAnswer;
-        let a: ThreadReadAnswer = serde_json::from_value(serde_json::json!(
+        let a: ThreadReadAnswer = parse(serde_json::json!(
             {"thread": {"id": "t", "modelProvider": "codexhost", "cliVersion": "1"}})).unwrap();
         assert!(!a.is_native("t"));
     }
@@ -262,9 +290,9 @@ mod tests {
     #[test]
     fn steeranswer_8() {
         use crate::core::codexhost::wire::SteerAnswer;
-        let a: SteerAnswer = serde_json::from_value(serde_json::json!({"turnId": "t2", "delivery": "newTurn"})).unwrap();
+        let a: SteerAnswer = parse(serde_json::json!({"turnId": "t2", "delivery": "newTurn"})).unwrap();
         assert_eq!(a.turn_id, "t2");
-        assert!(serde_json::from_value::<SteerAnswer>(serde_json::json!({"turnId": "t2", "delivery": "official"})).is_err());
+        assert!(parse::<SteerAnswer>(serde_json::json!({"turnId": "t2", "delivery": "official"})).is_err());
     }
 
     #[test]
@@ -282,14 +310,14 @@ mod tests {
     #[test]
     fn turnstartanswer_11() {
         use crate::core::codexhost::wire::TurnStartAnswer;
-        let a: TurnStartAnswer = serde_json::from_value(serde_json::json!({"turn": {"id": "t9", "status": "inProgress"}})).unwrap();
+        let a: TurnStartAnswer = parse(serde_json::json!({"turn": {"id": "t9", "status": "inProgress"}})).unwrap();
         assert_eq!(a.turn.id, "t9");
     }
 
     #[test]
     fn turnref_12() {
         use crate::core::codexhost::wire::TurnRef;
-        let t: TurnRef = serde_json::from_value(serde_json::json!({"id": "x"})).unwrap();
+        let t: TurnRef = parse(serde_json::json!({"id": "x"})).unwrap();
         assert_eq!(t.id, "x");
     }
 }

@@ -3,12 +3,11 @@
 
 use std::collections::VecDeque;
 
-use serde_json::Value;
-
 use super::Dialect;
 use crate::core::action::{Action, OpId};
 use crate::core::error::{Failure, SteeringError};
 use crate::core::flight::Lanes;
+use crate::core::json::Json;
 use crate::core::json_rpc::RequestId;
 use crate::core::requests::PendingRequests;
 use crate::core::sorted_map::SortedMap;
@@ -56,9 +55,9 @@ impl<D: Dialect> Engine<D> {
     }
 
     /// `Err(disposed)` with the draft once [`Self::dispose`] ran.
-    pub(crate) fn refuse_if_disposed(&self, draft: &[Value]) -> Result<(), SteeringError> {
+    pub(crate) fn refuse_if_disposed(&self, draft: &Json) -> Result<(), SteeringError> {
         if self.disposed {
-            return Err(SteeringError::new(Failure::disposed(), draft.to_vec(), Trace::default()));
+            return Err(SteeringError::new(Failure::disposed(), draft.clone(), Trace::default()));
         }
         Ok(())
     }
@@ -73,7 +72,7 @@ impl<D: Dialect> Engine<D> {
         &mut self,
         op: OpId,
         method: &'static str,
-        params: Value,
+        params: Json,
         timeout_ms: Option<u64>,
         carries_message: bool,
         now: u64,

@@ -2,8 +2,6 @@
 
 use std::fmt;
 
-use serde_json::Value;
-
 use super::{HostError, InputError, RouteError, StateError, UnknownOutcome};
 
 /// Why a submission failed, grouped by cause. `kind()` is a stable name,
@@ -97,7 +95,7 @@ impl Failure {
     /// # use renderer_steering::core::Failure;
     /// assert!(Failure::busy().data().is_none());
     /// ```
-    pub fn data(&self) -> Option<&Value> {
+    pub fn data(&self) -> Option<&crate::core::Json> {
         match self {
             Failure::Host(e) => e.data(),
             _ => None,

@@ -2,8 +2,6 @@
 
 use std::fmt;
 
-use serde_json::Value;
-
 use crate::core::json_rpc::RpcError;
 
 /// A host call failed, and the message was certainly not delivered by it
@@ -103,11 +101,11 @@ impl HostError {
     /// ```
     /// # use renderer_steering::core::error::HostError;
     /// # use renderer_steering::core::RpcError;
-    /// let error = RpcError { code: -1, message: "no".into(), data: Some(serde_json::json!({"why": 1})) };
+    /// let error = RpcError { code: -1, message: "no".into(), data: Some(serde_json::json!({"why": 1}).into()) };
     /// let e = HostError::Rpc { method: "turn/steer".into(), error: Box::new(error) };
-    /// assert_eq!(e.data(), Some(&serde_json::json!({"why": 1})));
+    /// assert_eq!(e.data().unwrap(), &serde_json::json!({"why": 1}));
     /// ```
-    pub fn data(&self) -> Option<&Value> {
+    pub fn data(&self) -> Option<&crate::core::Json> {
         match self {
             HostError::Rpc { error, .. } => error.data.as_ref(),
             _ => None,

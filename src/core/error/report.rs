@@ -1,16 +1,16 @@
 //! The plain-data view of a failed submission, for JavaScript.
 
 use serde::Serialize;
-use serde_json::Value;
 
 use crate::core::trace::Trace;
+use crate::core::Json;
 
 /// Serializable view of a [`SteeringError`](super::SteeringError): the
 /// fields of the JS `SteeringError`.
 ///
 /// ```
 /// # use renderer_steering::core::{Failure, SteeringError, Trace};
-/// let r = SteeringError::new(Failure::busy(), vec![], Trace::default()).to_report();
+/// let r = SteeringError::new(Failure::busy(), vec![].into(), Trace::default()).to_report();
 /// assert!(serde_json::to_value(&r).unwrap().get("code").is_none());
 /// ```
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -25,9 +25,9 @@ pub struct ErrorReport {
     pub message: String,
     /// The host's error data.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub data: Option<Value>,
+    pub data: Option<Json>,
     /// The draft handed back.
-    pub draft: Vec<Value>,
+    pub draft: Json,
     /// The decision trace.
     pub trace: Trace,
     /// The message id to retry with (codexhost).

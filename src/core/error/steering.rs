@@ -2,17 +2,16 @@
 
 use std::fmt;
 
-use serde_json::Value;
-
 use super::{ErrorReport, Failure};
 use crate::core::trace::Trace;
+use crate::core::Json;
 
 /// A failed submission: why, the draft handed back intact, and the trace.
 /// Small enough to return by value (the trace is boxed).
 ///
 /// ```
-/// use renderer_steering::core::{Failure, SteeringError, Trace};
-/// let draft = vec![serde_json::json!({"type": "text", "text": "use pnpm"})];
+/// use renderer_steering::core::{Failure, Json, SteeringError, Trace};
+/// let draft = Json::from(vec![serde_json::json!({"type": "text", "text": "use pnpm"})]);
 /// let e = SteeringError::new(Failure::busy(), draft.clone(), Trace::default());
 /// assert_eq!(e.draft, draft);
 /// assert!(std::mem::size_of::<SteeringError>() <= 128);
@@ -23,7 +22,7 @@ pub struct SteeringError {
     /// Why it failed.
     pub failure: Failure,
     /// The user's input, exactly as submitted.
-    pub draft: Vec<Value>,
+    pub draft: Json,
     /// What the engine did before failing.
     pub trace: Box<Trace>,
     /// The message's `clientUserMessageId` (codexhost), for a retry that
@@ -40,10 +39,10 @@ impl SteeringError {
     ///
     /// ```
     /// # use renderer_steering::core::{Failure, SteeringError, Trace};
-    /// let e = SteeringError::new(Failure::disposed(), vec![], Trace::default());
+    /// let e = SteeringError::new(Failure::disposed(), vec![].into(), Trace::default());
     /// assert_eq!(e.failure.kind(), "disposed");
     /// ```
-    pub fn new(failure: Failure, draft: Vec<Value>, trace: Trace) -> Self {
+    pub fn new(failure: Failure, draft: Json, trace: Trace) -> Self {
         SteeringError { failure, draft, trace: Box::new(trace), message_id: None }
     }
 
@@ -51,7 +50,7 @@ impl SteeringError {
     ///
     /// ```
     /// # use renderer_steering::core::{Failure, SteeringError, Trace};
-    /// let e = SteeringError::new(Failure::busy(), vec![], Trace::default()).with_message_id(Some("m".into()));
+    /// let e = SteeringError::new(Failure::busy(), vec![].into(), Trace::default()).with_message_id(Some("m".into()));
     /// assert_eq!(e.to_report().client_user_message_id.as_deref(), Some("m"));
     /// ```
     pub fn with_message_id(mut self, message_id: Option<String>) -> Self {
@@ -63,7 +62,7 @@ impl SteeringError {
     ///
     /// ```
     /// # use renderer_steering::core::{Failure, SteeringError, Trace};
-    /// assert!(!SteeringError::new(Failure::busy(), vec![], Trace::default()).outcome_unknown());
+    /// assert!(!SteeringError::new(Failure::busy(), vec![].into(), Trace::default()).outcome_unknown());
     /// ```
     pub fn outcome_unknown(&self) -> bool {
         self.failure.is_outcome_unknown()
@@ -73,7 +72,7 @@ impl SteeringError {
     ///
     /// ```
     /// # use renderer_steering::core::{Failure, SteeringError, Trace};
-    /// let v = SteeringError::new(Failure::busy(), vec![], Trace::default()).to_report();
+    /// let v = SteeringError::new(Failure::busy(), vec![].into(), Trace::default()).to_report();
     /// assert_eq!(v.kind, "busy");
     /// ```
     pub fn to_report(&self) -> ErrorReport {
@@ -93,7 +92,7 @@ impl SteeringError {
 ///
 /// ```
 /// # use renderer_steering::core::{Failure, SteeringError, Trace};
-/// let e = SteeringError::new(Failure::timeout("thread/read", 10), vec![], Trace::default());
+/// let e = SteeringError::new(Failure::timeout("thread/read", 10), vec![].into(), Trace::default());
 /// assert_eq!(e.to_string(), "thread/read got no answer within 10 ms");
 /// ```
 impl fmt::Display for SteeringError {
@@ -109,7 +108,7 @@ impl fmt::Display for SteeringError {
 /// ```
 /// use std::error::Error;
 /// # use renderer_steering::core::{Failure, SteeringError, Trace};
-/// let e: Box<dyn Error> = Box::new(SteeringError::new(Failure::busy(), vec![], Trace::default()));
+/// let e: Box<dyn Error> = Box::new(SteeringError::new(Failure::busy(), vec![].into(), Trace::default()));
 /// assert!(e.source().is_none());
 /// assert_eq!(e.downcast_ref::<SteeringError>().unwrap().failure, Failure::busy());
 /// ```

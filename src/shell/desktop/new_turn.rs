@@ -7,12 +7,11 @@ use std::cell::Cell;
 use std::rc::Rc;
 
 use js_sys::{Array, Object, Promise, Reflect};
-use serde_json::{json, Value};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen_futures::future_to_promise;
 
 use super::{paused_ids, reject, unpause_messages, Hook, Route, Waited, PAUSE_REASON};
-use crate::core::{Failure, RpcError};
+use crate::core::{Failure, Json, RpcError};
 use crate::shell::boundary::{own_field, read_id, read_typed, report, MAX_ARGUMENT_UNITS, MAX_ID_UNITS};
 use crate::shell::convert::to_js;
 use crate::shell::ids::random_id;
@@ -161,9 +160,24 @@ impl Hook {
             let Some(turn_id) = turn_id.ok().filter(|t| !t.is_empty()) else {
                 return Err(reject(Failure::outcome_unknown("turn/steer", "the answer has no turnId"), &input));
             };
-            Ok(to_js(&json!({ "turn": { "id": turn_id, "status": "inProgress", "items": [], "error": null } })))
+            Ok(to_js(&StartedTurn { turn: TurnState { id: &turn_id, status: "inProgress", items: [], error: () } }))
         })
     }
+}
+
+/// What `startTurn` resolves with, as the desktop's own `turn/start` would:
+/// `{ turn: { id, status: "inProgress", items: [], error: null } }`.
+#[derive(serde::Serialize)]
+struct StartedTurn<'a> {
+    turn: TurnState<'a>,
+}
+
+#[derive(serde::Serialize)]
+struct TurnState<'a> {
+    id: &'a str,
+    status: &'static str,
+    items: [(); 0],
+    error: (),
 }
 
 #[derive(serde::Deserialize)]
@@ -194,7 +208,7 @@ fn rpc_error(error: &JsValue) -> Option<RpcError> {
         #[serde(default)]
         message: String,
         #[serde(default)]
-        data: Option<Value>,
+        data: Option<Json>,
     }
     let shape: Shape = read_typed(error, MAX_ARGUMENT_UNITS, Some(&["code", "message", "data"])).ok()?;
     Some(RpcError { code: shape.code, message: shape.message, data: shape.data })

@@ -1,15 +1,13 @@
 //! Accepted injects not yet delivered: revoke and replace them.
 
-use serde::Deserialize;
-use serde_json::{json, Value};
-
 use super::{AcpEngine, Op, Stage};
 use crate::core::acp::capabilities::SteerPath;
 use crate::core::acp::outcome::AcpOutcome;
-use crate::core::acp::wire::InjectAnswer;
+use crate::core::acp::wire::{InjectAnswer, SessionParams};
 use crate::core::action::OpId;
 use crate::core::content::check_acp_blocks;
 use crate::core::error::{Failure, SteeringError};
+use crate::core::json::Json;
 use crate::core::requests::{FailedAnswer, HostAnswer, Pending};
 use crate::core::trace::Trace;
 
@@ -24,7 +22,7 @@ impl AcpEngine {
     /// ```
     pub fn revoke(&mut self, session_id: &str, message_id: &str, now: u64) -> Result<OpId, SteeringError> {
         let content = self.pending_content(session_id, message_id)?;
-        let params = json!({ "sessionId": session_id, "messageId": message_id });
+        let params = Json::of(&SessionParams { session_id, message_id: Some(message_id), ..SessionParams::default() });
         Ok(self.start_pending_op(session_id, message_id, content, Stage::Revoking, "session/revoke_inject", params, now))
     }
 
@@ -36,7 +34,8 @@ impl AcpEngine {
     /// let err = e.replace("s", "m1", vec![serde_json::json!({"type": "text", "text": "x"})], 0).unwrap_err();
     /// assert_eq!(err.failure.kind(), "invalidInput");
     /// ```
-    pub fn replace(&mut self, session_id: &str, message_id: &str, content: Vec<Value>, now: u64) -> Result<OpId, SteeringError> {
+    pub fn replace(&mut self, session_id: &str, message_id: &str, content: impl Into<Json>, now: u64) -> Result<OpId, SteeringError> {
+        let content = content.into();
         let refuse = |failure| SteeringError::new(failure, content.clone(), Trace::default());
         if self.path() != (SteerPath::Inject { replace: true }) {
             let reason = "this agent cannot replace a pending message (replace_not_supported)";
@@ -44,20 +43,20 @@ impl AcpEngine {
         }
         check_acp_blocks(&content, self.dialect.caps.is_some_and(|c| c.images)).map_err(refuse)?;
         self.pending_content(session_id, message_id).map_err(|e| refuse(e.failure))?;
-        let params = json!({ "sessionId": session_id, "messageId": message_id, "content": content });
+        let params = Json::of(&SessionParams { session_id, message_id: Some(message_id), content: Some(&content), ..SessionParams::default() });
         Ok(self.start_pending_op(session_id, message_id, content, Stage::Replacing, "session/replace_inject", params, now))
     }
 
-    fn pending_content(&self, session_id: &str, message_id: &str) -> Result<Vec<Value>, SteeringError> {
+    fn pending_content(&self, session_id: &str, message_id: &str) -> Result<Json, SteeringError> {
         let found = self.dialect.sessions.get(session_id).and_then(|s| s.pending_injects.get(message_id));
         found.cloned().ok_or_else(|| {
             let reason = format!("no pending message {message_id} in this session");
-            SteeringError::new(Failure::invalid_input(reason), vec![], Trace::default())
+            SteeringError::new(Failure::invalid_input(reason), Json::no_items(), Trace::default())
         })
     }
 
     #[allow(clippy::too_many_arguments)]
-    fn start_pending_op(&mut self, session_id: &str, message_id: &str, content: Vec<Value>, stage: Stage, method: &'static str, params: Value, now: u64) -> OpId {
+    fn start_pending_op(&mut self, session_id: &str, message_id: &str, content: Json, stage: Stage, method: &'static str, params: Json, now: u64) -> OpId {
         let op_id = self.new_op_id();
         let trace = Trace { path: Some("inject"), sent: Some(method), ..Trace::default() };
         self.ops.insert(op_id, Op { session_id: session_id.into(), content, message_id: Some(message_id.into()), stage, trace });
@@ -70,7 +69,7 @@ impl AcpEngine {
         let (session_id, old_id, content, stage) = (op.session_id.clone(), op.message_id.clone().unwrap_or_default(), op.content.clone(), op.stage);
         let value = match answer.result() {
             Ok(value) => value,
-            Err(failed @ FailedAnswer::Error(e)) if e.reason() == Some("already_delivered") || e.reason() == Some("unknown_message_id") => {
+            Err(failed @ FailedAnswer::Error(e)) if matches!(e.reason().as_deref(), Some("already_delivered" | "unknown_message_id")) => {
                 self.session(&session_id).pending_injects.remove(&old_id);
                 return self.fail(op_id, failed.after_write(pending.method, pending.timeout_ms));
             }
@@ -80,7 +79,7 @@ impl AcpEngine {
             self.session(&session_id).pending_injects.remove(&old_id);
             AcpOutcome::Revoked { message_id: old_id, draft: content }
         } else {
-            let Ok(InjectAnswer { message_id }) = InjectAnswer::deserialize(value) else {
+            let Ok(InjectAnswer { message_id }) = value.read::<InjectAnswer>() else {
                 return self.fail(op_id, Failure::outcome_unknown(pending.method, "the replace answer has no messageId"));
             };
             let injects = &mut self.session(&session_id).pending_injects;

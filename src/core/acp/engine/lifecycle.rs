@@ -1,13 +1,13 @@
 //! What the app tells the engine about the connection and its sessions.
 
-use serde::{Deserialize, Serialize};
-use serde_json::Value;
+use serde::Serialize;
 
 use super::{AcpEngine, Stage};
 use crate::core::acp::capabilities::Capabilities;
 use crate::core::acp::wire::UserMessageEcho;
 use crate::core::action::OpId;
 use crate::core::error::Failure;
+use crate::core::json::Json;
 
 /// What the app should do with its own prompt's answer.
 ///
@@ -29,10 +29,10 @@ impl AcpEngine {
     /// ```
     /// # use renderer_steering::core::acp::{AcpEngine, SteerPath};
     /// let mut e = AcpEngine::new(Default::default(), false);
-    /// e.initialized(&serde_json::json!({ "agentCapabilities": { "session": { "inject": { "modes": ["queue", "steer"] } } } }));
+    /// e.initialized(&serde_json::json!({ "agentCapabilities": { "session": { "inject": { "modes": ["queue", "steer"] } } } }).into());
     /// assert_eq!(e.path(), SteerPath::Inject { replace: false });
     /// ```
-    pub fn initialized(&mut self, answer: &Value) {
+    pub fn initialized(&mut self, answer: &Json) {
         self.dialect.caps = Some(Capabilities::from_initialize(answer, self.dialect.allow_prompt_handoff));
         self.dialect.refused.clear();
         self.dialect.touched.extend(self.dialect.sessions.keys().cloned());
@@ -44,7 +44,7 @@ impl AcpEngine {
     /// ```
     /// # use renderer_steering::core::acp::{AcpEngine, InputMode};
     /// let mut e = AcpEngine::new(Default::default(), false);
-    /// e.initialized(&serde_json::json!({}));
+    /// e.initialized(&serde_json::json!({}).into());
     /// e.prompt_sent("s");
     /// assert_eq!(e.composer("s").mode, InputMode::Queue);
     /// ```
@@ -61,15 +61,15 @@ impl AcpEngine {
     /// ```
     /// # use renderer_steering::core::acp::AcpEngine;
     /// let mut e = AcpEngine::new(Default::default(), false);
-    /// e.initialized(&serde_json::json!({}));
+    /// e.initialized(&serde_json::json!({}).into());
     /// e.prompt_sent("s");
-    /// assert!(!e.prompt_answered("s", &serde_json::json!({"stopReason": "end_turn"}), 0).superseded);
+    /// assert!(!e.prompt_answered("s", &serde_json::json!({"stopReason": "end_turn"}).into(), 0).superseded);
     /// ```
-    pub fn prompt_answered(&mut self, session_id: &str, answer: &Value, now: u64) -> PromptVerdict {
+    pub fn prompt_answered(&mut self, session_id: &str, answer: &Json, now: u64) -> PromptVerdict {
         let session = self.session(session_id);
         session.open_prompts = session.open_prompts.saturating_sub(1);
         let superseded = self.first_prompt_answered(session_id, answer);
-        let cancelled = answer.get("stopReason").and_then(Value::as_str) == Some("cancelled");
+        let cancelled = answer.field("stopReason").is_some_and(|reason| reason.read::<String>().is_ok_and(|r| r == "cancelled"));
         self.prompt_ended(session_id, cancelled);
         self.dialect.touched.insert(session_id.into());
         self.pump(session_id, now);
@@ -85,18 +85,18 @@ impl AcpEngine {
     /// # use renderer_steering::core::{requests::HostAnswer, Action};
     /// # use serde_json::json;
     /// let mut e = AcpEngine::new(Default::default(), false);
-    /// e.initialized(&json!({ "agentCapabilities": { "session": { "inject": { "modes": ["steer"] } } } }));
+    /// e.initialized(&json!({ "agentCapabilities": { "session": { "inject": { "modes": ["steer"] } } } }).into());
     /// e.prompt_sent("s");
     /// e.send("s", vec![json!({"type": "text", "text": "hi"})], 0).unwrap();
     /// let id = std::iter::from_fn(|| e.poll_action())
     ///     .find_map(|a| match a { Action::Send(r) => Some(r.id), _ => None }).unwrap();
-    /// e.handle_answer(id, HostAnswer::Result(json!({ "messageId": "m1" })), 1);
+    /// e.handle_answer(id, HostAnswer::Result(json!({ "messageId": "m1" }).into()), 1);
     /// assert_eq!(e.composer("s").pending_injects, ["m1"]);
-    /// e.update("s", &json!({ "sessionUpdate": "user_message", "messageId": "m1" }));
+    /// e.update("s", &json!({ "sessionUpdate": "user_message", "messageId": "m1" }).into());
     /// assert!(e.composer("s").pending_injects.is_empty());
     /// ```
-    pub fn update(&mut self, session_id: &str, update: &Value) {
-        let Ok(echo) = UserMessageEcho::deserialize(update) else { return };
+    pub fn update(&mut self, session_id: &str, update: &Json) {
+        let Ok(echo) = update.read::<UserMessageEcho>() else { return };
         if !matches!(echo.session_update.as_str(), "user_message" | "user_message_chunk") {
             return;
         }
@@ -136,14 +136,14 @@ impl AcpEngine {
     /// # use renderer_steering::core::acp::AcpEngine;
     /// # use renderer_steering::core::Action;
     /// let mut e = AcpEngine::new(Default::default(), false);
-    /// e.initialized(&serde_json::json!({}));
+    /// e.initialized(&serde_json::json!({}).into());
     /// e.prompt_sent("s");
     /// e.send("s", vec![serde_json::json!({"type": "text", "text": "hi"})], 0).unwrap();
     /// e.session_replaced("s");
     /// let failed = std::iter::from_fn(|| e.poll_action())
     ///     .find_map(|a| match a { Action::Complete { result: Err(err), .. } => Some(err), _ => None }).unwrap();
     /// assert_eq!(failed.failure.kind(), "sessionReplaced");
-    /// assert_eq!(failed.draft[0]["text"], "hi");
+    /// assert_eq!(failed.draft.value()[0]["text"], "hi");
     /// ```
     pub fn session_replaced(&mut self, session_id: &str) {
         self.drop_session(session_id, Failure::session_replaced(), false);
@@ -154,7 +154,7 @@ impl AcpEngine {
     /// ```
     /// # use renderer_steering::core::acp::{AcpEngine, InputMode};
     /// let mut e = AcpEngine::new(Default::default(), false);
-    /// e.initialized(&serde_json::json!({}));
+    /// e.initialized(&serde_json::json!({}).into());
     /// e.session_closed("s");
     /// assert_eq!(e.composer("s").mode, InputMode::Unavailable);
     /// ```
@@ -168,7 +168,7 @@ impl AcpEngine {
     /// ```
     /// # use renderer_steering::core::acp::{AcpEngine, InputMode};
     /// let mut e = AcpEngine::new(Default::default(), false);
-    /// e.initialized(&serde_json::json!({}));
+    /// e.initialized(&serde_json::json!({}).into());
     /// e.connection_closed();
     /// assert_eq!(e.composer("s").mode, InputMode::Unavailable);
     /// ```

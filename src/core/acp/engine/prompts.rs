@@ -1,9 +1,6 @@
 //! What a `session/prompt` answer means: the app's own or ours (queued or
 //! handoff), fold vs defer, unowned turns ending, and a cancelled turn.
 
-use serde::Deserialize;
-use serde_json::Value;
-
 use super::AcpEngine;
 use crate::core::acp::capabilities::SteerPath;
 use crate::core::acp::outcome::{folded_usage, AcpOutcome};
@@ -11,6 +8,7 @@ use crate::core::acp::session::Handoff;
 use crate::core::acp::wire::PromptAnswer;
 use crate::core::action::{Action, OpId};
 use crate::core::error::Failure;
+use crate::core::json::Json;
 use crate::core::requests::{FailedAnswer, HostAnswer, Pending};
 
 impl AcpEngine {
@@ -22,7 +20,7 @@ impl AcpEngine {
         let fold = if handoff { session.handoff.take() } else { None };
         if !handoff && !matches!(answer, HostAnswer::Result(_)) {
             // An app-order first prompt that failed still ended: no evidence of folding.
-            self.first_prompt_answered(&session_id, &Value::Null);
+            self.first_prompt_answered(&session_id, &Json::null());
             self.prompt_ended(&session_id, false);
         }
         let value = match answer.result() {
@@ -35,7 +33,7 @@ impl AcpEngine {
             Err(failed) => return self.fail(op_id, failed.after_write(pending.method, pending.timeout_ms)),
         };
         let superseded = !handoff && self.first_prompt_answered(&session_id, &value);
-        let outcome = match PromptAnswer::deserialize(&value) {
+        let outcome = match value.read::<PromptAnswer>() {
             Err(e) => return self.fail(op_id, Failure::malformed(pending.method, e.to_string())),
             Ok(a) if handoff => {
                 let session = self.session(&session_id);
@@ -86,7 +84,7 @@ impl AcpEngine {
     /// A first prompt answered while a handoff steer is open: folded (early,
     /// with a usage report of only zeros, or after the steer prompt already
     /// answered: superseded, not the turn's answer) or deferred.
-    pub(super) fn first_prompt_answered(&mut self, session_id: &str, answer: &Value) -> bool {
+    pub(super) fn first_prompt_answered(&mut self, session_id: &str, answer: &Json) -> bool {
         let session = self.session(session_id);
         match session.handoff {
             Some(Handoff::Waiting) => {

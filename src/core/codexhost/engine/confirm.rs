@@ -2,11 +2,10 @@
 //! carrying a message may have reached the host, and when the same id is
 //! submitted again (see `recent.rs`).
 
-use serde_json::json;
-
 use super::{probe_answer, CodexhostEngine, Op, Stage};
 use crate::core::action::OpId;
 use crate::core::codexhost::recent::{verify, Remembered, Verified};
+use crate::core::codexhost::wire::ThreadParams;
 use crate::core::codexhost::{CodexhostOutcome, Delivery, SteerOutcome};
 use crate::core::error::Failure;
 use crate::core::requests::HostAnswer;
@@ -16,7 +15,7 @@ impl CodexhostEngine {
     /// A retry of an unconfirmed message on a host that does not deduplicate:
     /// reads the thread (`thread/read` with turns) before anything is sent.
     pub(super) fn verify_first(&mut self, op_id: OpId, mut op: Op, turn_id: Option<String>, now: u64) {
-        let params = json!({ "threadId": op.thread_id, "includeTurns": true });
+        let params = ThreadParams::read(&op.thread_id, true);
         self.request(op_id, "thread/read", params, Some(self.timeouts.decide_ms), false, now);
         op.stage = Stage::Verifying { turn_id };
         self.ops.insert(op_id, op);
