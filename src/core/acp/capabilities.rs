@@ -72,8 +72,8 @@ impl Capabilities {
     /// ```
     /// # use renderer_steering::core::acp::{Capabilities, SteerPath};
     /// let init: renderer_steering::core::Json = serde_json::json!({ "agentCapabilities": { "_meta": { "claudeCode": { "promptQueueing": true } } } }).into();
-    /// assert_eq!(Capabilities::from_initialize(&init.into(), false).path, SteerPath::Queue, "handoff is off unless allowed");
-    /// assert_eq!(Capabilities::from_initialize(&init.into(), true).path, SteerPath::PromptHandoff);
+    /// assert_eq!(Capabilities::from_initialize(&init, false).path, SteerPath::Queue, "handoff is off unless allowed");
+    /// assert_eq!(Capabilities::from_initialize(&init, true).path, SteerPath::PromptHandoff);
     /// ```
     pub fn from_initialize(answer: &Json, allow_prompt_handoff: bool) -> Capabilities {
         let caps = answer.field("agentCapabilities");
