@@ -5,7 +5,7 @@
 use libfuzzer_sys::fuzz_target;
 use renderer_steering::core::acp::AcpEngine;
 use renderer_steering::core::requests::HostAnswer;
-use renderer_steering::core::{Action, Timeouts};
+use renderer_steering::core::{Action, Json, Timeouts};
 use serde_json::json;
 
 #[path = "common.rs"]
@@ -13,7 +13,7 @@ mod common;
 
 fuzz_target!(|data: &[u8]| {
     let mut parts = data.split(|b| *b == 0xFE);
-    let init = parts.next().and_then(|p| serde_json::from_slice(p).ok()).unwrap_or(json!({}));
+    let init = parts.next().and_then(|p| Json::parse(String::from_utf8_lossy(p).into_owned()).ok()).unwrap_or_else(|| json!({}).into());
     let mut engine = AcpEngine::new(Timeouts::default(), true);
     engine.initialized(&init);
     engine.prompt_sent("s");

@@ -68,7 +68,7 @@ fuzz_target!(|data: &[u8]| {
     } else {
         let mut e = AcpEngine::new(Timeouts::default(), which % 4 == 1);
         let inits = [json!({ "_meta": { "steering": { "supported": true } } }), json!({ "agentCapabilities": { "session": { "inject": { "modes": ["steer"], "pending": { "replace": true } } } } }), json!({ "agentCapabilities": { "_meta": { "claudeCode": { "promptQueueing": true } } } }), json!({})];
-        e.initialized(&inits[(which as usize / 2) % 4]);
+        e.initialized(&inits[(which as usize / 2) % 4].clone().into());
         for chunk in script.chunks(3) {
             let (op, a, b) = (chunk[0], *chunk.get(1).unwrap_or(&0), *chunk.get(2).unwrap_or(&0));
             let session = format!("s{}", a % 2);
@@ -87,7 +87,7 @@ fuzz_target!(|data: &[u8]| {
                 }
                 2 => e.prompt_sent(&session),
                 3 => {
-                    e.prompt_answered(&session, &json!({ "stopReason": "end_turn", "usage": { "outputTokens": b % 2 } }), now);
+                    e.prompt_answered(&session, &json!({ "stopReason": "end_turn", "usage": { "outputTokens": b % 2 } }).into(), now);
                 }
                 4 => {
                     now += u64::from(a) * 500;
@@ -95,7 +95,7 @@ fuzz_target!(|data: &[u8]| {
                 }
                 5 => e.session_idle(&session, now),
                 6 if b % 4 == 0 => e.session_replaced(&session),
-                6 => e.update(&session, &json!({ "sessionUpdate": "user_message", "messageId": "m1" })),
+                6 => e.update(&session, &json!({ "sessionUpdate": "user_message", "messageId": "m1" }).into()),
                 _ => {
                     if let Ok(op) = e.revoke(&session, "m1", now) {
                         started.push(op);
