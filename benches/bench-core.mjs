@@ -75,12 +75,17 @@ async function roundTrips(api, host, owner) {
  */
 async function prepare(api, host, owner, count) {
   const t = channelTransport(HOSTS[host](owner), host === "stock app-server" ? UNKNOWN : MISSING);
+  // The request sequence is recorded while preparing only: a recorder that
+  // kept every request of every timed round would make the engine path (and
+  // not the bare one) hold all its params objects and pay for it in GC.
   const sequence = [];
-  const recording = (method, params) => {
-    sequence.push({ method, params });
-    return t.request(method, params);
-  };
-  const steering = new api.CodexhostSteering({ request: recording });
+  let recording = true;
+  const steering = new api.CodexhostSteering({
+    request: (method, params) => {
+      if (recording) sequence.push({ method, params });
+      return t.request(method, params);
+    },
+  });
   const settle = (p) => p.then(() => {}, () => {});
   await settle(steering.steer(steerArgs("warm", 0)));
   const perSteer = [];
@@ -89,6 +94,7 @@ async function prepare(api, host, owner, count) {
     await settle(steering.steer(steerArgs(`thread-${i}`, i)));
     perSteer.push(sequence.slice(before));
   }
+  recording = false;
   let round = 1;
   return {
     requestsPerSteer: perSteer[0].length,
