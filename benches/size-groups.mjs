@@ -10,7 +10,7 @@ const GROUPS = [
   ["our code: shared core", /^renderer_steering::core::/],
   ["our code: desktop hook", /^renderer_steering::shell::desktop/],
   ["our code: wasm shell", /^renderer_steering::shell::/],
-  ["serde_json (Value, errors)", /serde_json/],
+  ["serde_json (parser, writer, errors)", /serde_json/],
   ["serde-wasm-bindgen", /serde_wasm_bindgen/],
   ["serde core", /^<?(&?mut )?serde(_core)?[:[]/],
   ["float formatting (serde error text)", /flt2dec|fmt::float|zmij|bignum|dec2flt|f64 as/],

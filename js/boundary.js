@@ -313,3 +313,35 @@ export function report(what, error) {
     // Nothing sensible is left to do.
   }
 }
+
+/**
+ * Arms the engine's one timer callback (made once per engine) for `ms`.
+ * Returns the handle; throws only if the page broke `setTimeout` (the import
+ * is declared `catch`, so that reaches wasm as an error, not an unwind).
+ */
+export function armTimer(callback, ms) {
+  return setTimeout(callback, ms);
+}
+
+/** Clears an armed engine timer; never throws. */
+export function clearTimer(handle) {
+  try {
+    clearTimeout(handle);
+  } catch {
+    // A page that broke clearTimeout: the timer fires and finds nothing due.
+  }
+}
+
+/**
+ * Lets an armed engine timer keep a Node process alive only while a deadline
+ * is pending (Node's Timeout ref/unref; browsers' numeric handles have
+ * neither). Never throws.
+ */
+export function holdTimer(handle, hold) {
+  try {
+    if (hold) handle.ref?.();
+    else handle.unref?.();
+  } catch {
+    // A host timer without ref/unref.
+  }
+}

@@ -5,7 +5,6 @@
 use std::cell::RefCell;
 use std::rc::{Rc, Weak};
 
-use gloo_timers::callback::Timeout;
 use js_sys::{Function, Promise};
 use wasm_bindgen::prelude::*;
 
@@ -13,6 +12,7 @@ use super::boundary::{deferred, report};
 use super::convert::to_js;
 use super::failure::to_js_error;
 use super::options::is_follower;
+use super::timer::Armed;
 use super::ids::now_ms;
 use super::transport::{self, Transport};
 use crate::core::driven::Driven;
@@ -72,7 +72,9 @@ struct Inner<E: Driven> {
     transport: Transport,
     waiters: RefCell<SortedMap<OpId, Vec<Waiter<E::Outcome>>>>,
     hooks: RefCell<SortedMap<OpId, Hooks>>,
-    timer: RefCell<Option<(u64, Timeout)>>,
+    timer: RefCell<Option<Armed>>,
+    /// The timer's callback, made once per engine (`timer.rs`).
+    tick: JsValue,
     role_check: Option<RoleCheck<E>>,
     on_changed: RefCell<Option<Function>>,
     /// `deliver(id, described)`: the one callback every host answer comes
@@ -106,6 +108,16 @@ where
         Driver(Rc::new_cyclic(|weak: &Weak<Inner<E>>| {
             // Weak: the callback never keeps a freed engine alive; an answer
             // that arrives after `free()` is ignored.
+            let weak_tick = weak.clone();
+            let tick = Closure::<dyn Fn()>::new(move || {
+                if let Some(inner) = weak_tick.upgrade() {
+                    let driver = Driver(inner);
+                    let fired = driver.0.timer.borrow_mut().take();
+                    drop(fired); // clearing a fired timer is a no-op
+                    driver.0.engine.borrow_mut().handle_timeout(now_ms());
+                    driver.pump();
+                }
+            });
             let weak = weak.clone();
             let deliver = Closure::<dyn Fn(f64, JsValue)>::new(move |id: f64, described: JsValue| {
                 if let Some(inner) = weak.upgrade() {
@@ -121,6 +133,7 @@ where
                 role_check,
                 on_changed: RefCell::new(None),
                 deliver: deliver.into_js_value(),
+                tick: tick.into_js_value(),
             }
         }))
     }
@@ -239,34 +252,10 @@ where
 
     fn arm_timer(&self) {
         let deadline = self.0.engine.borrow().poll_timeout();
-        let mut timer = self.0.timer.borrow_mut();
-        match deadline {
-            None => *timer = None,
-            // An armed timer that fires no later than the deadline stays: when
-            // it fires early it finds nothing due and arms again. This keeps
-            // timer churn to about one per submission instead of one per request.
-            Some(at) if timer.as_ref().is_some_and(|(armed, _)| *armed <= at) => {}
-            Some(at) => {
-                // setTimeout holds at most 2^31 - 1 ms (longer reads as 1 ms and spins).
-                let delay = at.saturating_sub(now_ms()).min(i32::MAX as u64 - 1) as u32;
-                let weak: Weak<Inner<E>> = Rc::downgrade(&self.0);
-                *timer = Some((
-                    at,
-                    Timeout::new(delay.saturating_add(1), move || {
-                        // Work in a task of its own: the fired timer may only be
-                        // dropped once its callback has returned.
-                        let weak = weak.clone();
-                        wasm_bindgen_futures::spawn_local(async move {
-                            if let Some(inner) = weak.upgrade() {
-                                let driver = Driver(inner);
-                                driver.0.timer.borrow_mut().take();
-                                driver.0.engine.borrow_mut().handle_timeout(now_ms());
-                                driver.pump();
-                            }
-                        });
-                    }),
-                ));
-            }
-        }
+        // Taken out while JavaScript runs (no borrow is held across it).
+        let current = self.0.timer.borrow_mut().take();
+        let armed = Armed::for_deadline(current, &self.0.tick, deadline, now_ms());
+        let replaced = self.0.timer.replace(armed);
+        drop(replaced); // only set by a call that re-entered meanwhile
     }
 }

@@ -18,6 +18,7 @@ mod driver;
 mod failure;
 mod ids;
 mod options;
+mod timer;
 mod transport;
 mod types;
 

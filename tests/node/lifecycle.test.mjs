@@ -93,3 +93,38 @@ console.log(JSON.stringify(await init().then(() => "resolved", (e) => e.message)
 `);
   assert.match(out, /lacks DecompressionStream; import renderer-steering\/url or pass the \.wasm bytes to init\(\)/);
 });
+
+test("an idle engine does not keep Node alive: the process exits right after the last answer", () => {
+  // The engine's one timer stays armed after a steer (no setTimeout/clearTimeout
+  // per submission) but stops holding the process once nothing is due; held, it
+  // would keep this script alive for the whole 10 s decide bound.
+  const started = Date.now();
+  const out = runIn("idle-exit.mjs", `
+import { init, CodexhostSteering } from "renderer-steering";
+await init();
+const request = async (method) => (method === "turn/steer" ? { turnId: "u" } : { delivery: "activeTurn" });
+const steering = new CodexhostSteering({ request, timeouts: { decideMs: 10000, steerMs: 10000 } });
+const result = await steering.steer({ threadId: "t", expectedTurnId: "u", input: [{ type: "text", text: "x" }] });
+console.log(JSON.stringify(result.turnId));
+`);
+  assert.equal(out, "u");
+  assert.ok(Date.now() - started < 5000, `exited after ${Date.now() - started} ms`);
+});
+
+test("the timer kept armed from an earlier steer still bounds a later wait at its own deadline", () => {
+  const out = runIn("kept-timer.mjs", `
+import { init, CodexhostSteering } from "renderer-steering";
+await init();
+let hang = false;
+const request = (method) => hang ? new Promise(() => {}) : Promise.resolve(method === "turn/steer" ? { turnId: "u" } : { delivery: "activeTurn" });
+const steering = new CodexhostSteering({ request, timeouts: { decideMs: 300, steerMs: 300 } });
+await steering.steer({ threadId: "t", expectedTurnId: "u", input: [{ type: "text", text: "a" }] });
+await new Promise((r) => setTimeout(r, 150)); // the kept timer now fires 150 ms before the next deadline
+hang = true;
+const started = Date.now();
+const error = await steering.decide({ threadId: "t2", text: "b" }).catch((e) => e);
+console.log(JSON.stringify({ kind: error.kind, waited: Date.now() - started }));
+`);
+  assert.equal(out.kind, "timeout");
+  assert.ok(out.waited >= 290 && out.waited < 2000, `rejected after ${out.waited} ms`);
+});
