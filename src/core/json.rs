@@ -247,6 +247,15 @@ mod tests {
         assert_ne!(spaced, Json::of(&json!({"a": 1})));
         assert_eq!(spaced, json!({"a": 1}));
         assert_eq!(Json::from(vec![json!(1)]), vec![json!(1)]);
+        assert_ne!(Json::of(&1), json!(2));
+        assert_ne!(Json::from(vec![json!(1)]), vec![json!(2)]);
+    }
+
+    #[test]
+    fn debug_shows_the_text_and_a_non_object_has_no_entries_and_says_why() {
+        assert_eq!(format!("{:?}", Json::of(&[1, 2])), "[1,2]");
+        let refused = Json::of(&1).read::<super::Entries>().err().map(|e| e.to_string()).unwrap_or_default();
+        assert!(refused.contains("expected an object"), "{refused}");
     }
 
     #[test]

@@ -296,6 +296,15 @@ mod tests {
     }
 
     #[test]
+    fn a_delivery_reads_back_from_its_wire_name() {
+        use crate::core::codexhost::wire::Delivery;
+        for delivery in [Delivery::Official, Delivery::ActiveTurn, Delivery::NewTurn] {
+            assert_eq!(Delivery::from_name(delivery.as_str()), Some(delivery));
+        }
+        assert_eq!(Delivery::from_name("later"), None);
+    }
+
+    #[test]
     fn hostdelivery_9() {
         use crate::core::codexhost::wire::HostDelivery;
         assert_eq!(HostDelivery::ActiveTurn.as_delivery().as_str(), "activeTurn");
