@@ -46,7 +46,7 @@ export interface ResourceBlock {
 export interface ProbeRecord {
   method: string;
   answer:
-    /** A result is kept as a summary: scalars, objects two levels deep, arrays as "[N items]". */
+    /** A result is kept whole when its JSON text is at most 1 KiB, otherwise as the string "[N bytes of JSON]". */
     | { kind: "result"; value: unknown }
     | { kind: "error"; value: JsonRpcError }
     | { kind: "timeout" }
