@@ -30,11 +30,24 @@ struct TypedBlock<'a> {
     data: Option<Cow<'a, str>>,
 }
 
-/// Reads a draft's items; the draft must be a JSON array of objects.
-fn typed(draft: &Json) -> Result<Vec<TypedBlock<'_>>, Failure> {
-    if !draft.text().trim_start().starts_with('[') {
+/// Refuses a draft that is not a JSON array (of content items).
+///
+/// ```
+/// use renderer_steering::core::content::check_array;
+/// use renderer_steering::core::Json;
+/// assert!(check_array(&Json::of(&[0; 0])).is_ok());
+/// assert_eq!(check_array(&Json::of("use pnpm")).unwrap_err().kind(), "invalidInput");
+/// ```
+pub fn check_array(draft: &Json) -> Result<(), Failure> {
+    if !draft.text().starts_with('[') {
         return Err(Failure::invalid_input("the draft must be an array of content items"));
     }
+    Ok(())
+}
+
+/// Reads a draft's items; the draft must be a JSON array of objects.
+fn typed(draft: &Json) -> Result<Vec<TypedBlock<'_>>, Failure> {
+    check_array(draft)?;
     draft.read().map_err(|e| Failure::invalid_input(format!("malformed content item: {e}")))
 }
 

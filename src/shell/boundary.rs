@@ -10,7 +10,7 @@ use serde::de::DeserializeOwned;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
-use crate::core::content::MAX_DRAFT_BYTES;
+use crate::core::content::{check_array, MAX_DRAFT_BYTES};
 use crate::core::{Failure, Json};
 
 /// Deepest nesting read from any value (serde_json's own limit is 128).
@@ -124,8 +124,7 @@ pub fn report(what: &str, error: &JsValue) {
 /// ```
 pub fn read_draft(value: &JsValue) -> Result<Json, Failure> {
     match read_json(value, MAX_DRAFT_BYTES as u32, None) {
-        Ok(draft) if draft.text().starts_with('[') => Ok(draft),
-        Ok(_) => Err(Failure::invalid_input("the draft must be an array of content items")),
+        Ok(draft) => check_array(&draft).map(|()| draft),
         Err(refused) if refused.too_large => {
             Err(Failure::draft_too_large(MAX_DRAFT_BYTES + 1))
         }

@@ -74,15 +74,17 @@ pub(crate) fn described(settled: Result<JsValue, JsValue>) -> HostAnswer {
         let data = own_field(&descriptor, "data").as_string().and_then(|d| Json::parse(d).ok());
         return HostAnswer::Error(RpcError { code, message, data });
     };
-    let (kind, rest) = text.split_at(text.chars().next().map_or(0, char::len_utf8));
+    let mut rest = text;
+    // The kind letter is dropped in place: an answer's text is never copied.
+    let kind = rest.drain(..rest.chars().next().map_or(0, char::len_utf8)).next();
     match kind {
-        "r" => match Json::parse(rest.to_string()) {
+        Some('r') => match Json::parse(rest) {
             Ok(value) => HostAnswer::Result(value),
             Err(e) => HostAnswer::Unreadable(e.to_string()),
         },
-        "u" => HostAnswer::Unreadable(rest.into()),
-        "n" => HostAnswer::NotSent(rest.into()),
-        "t" => HostAnswer::Timeout,
-        _ => HostAnswer::Transport(rest.into()),
+        Some('u') => HostAnswer::Unreadable(rest),
+        Some('n') => HostAnswer::NotSent(rest),
+        Some('t') => HostAnswer::Timeout,
+        _ => HostAnswer::Transport(rest),
     }
 }

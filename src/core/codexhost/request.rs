@@ -75,11 +75,10 @@ impl SteerRequest {
     /// assert_eq!((method, shown), ("turn/start", Delivery::NewTurn));
     /// ```
     pub fn call(&self, delivery: Delivery) -> (&'static str, Json, Delivery) {
-        let (method, shown) = match self.expected_turn_id {
-            None => ("turn/start", Delivery::NewTurn),
-            Some(_) => ("turn/steer", delivery),
+        let (method, shown, tag) = match self.expected_turn_id {
+            None => ("turn/start", Delivery::NewTurn, None),
+            Some(_) => ("turn/steer", delivery, (delivery != Delivery::Official).then(|| delivery.as_str())),
         };
-        let tag = (method == "turn/steer" && delivery != Delivery::Official).then(|| delivery.as_str());
         let params = CallParams {
             thread_id: &self.thread_id,
             expected_turn_id: self.expected_turn_id.as_deref(),
