@@ -4,7 +4,7 @@ use serde::Serialize;
 
 use super::{AcpEngine, Stage};
 use crate::core::acp::capabilities::Capabilities;
-use crate::core::acp::wire::UserMessageEcho;
+use crate::core::acp::wire::{PromptAnswer, UserMessageEcho};
 use crate::core::action::OpId;
 use crate::core::error::Failure;
 use crate::core::json::Json;
@@ -69,7 +69,7 @@ impl AcpEngine {
         let session = self.session(session_id);
         session.open_prompts = session.open_prompts.saturating_sub(1);
         let superseded = self.first_prompt_answered(session_id, answer);
-        let cancelled = answer.field("stopReason").is_some_and(|reason| reason.read::<String>().is_ok_and(|r| r == "cancelled"));
+        let cancelled = answer.read::<PromptAnswer>().is_ok_and(|a| a.stop_reason == "cancelled");
         self.prompt_ended(session_id, cancelled);
         self.dialect.touched.insert(session_id.into());
         self.pump(session_id, now);
