@@ -252,11 +252,18 @@ export function callHost(request, method, paramsText, options, passOptions, maxU
 }
 
 /**
- * Waits for `value` (a value, a promise or a thenable) and describes it like
- * a host answer; with `giveUpMs` >= 0, `"t"` (timeout) after that long.
+ * Waits for `value` (a value, a promise or a thenable) and hands
+ * `done(described)`, once and never synchronously, its description as a host
+ * answer; with `giveUpMs` >= 0, `"t"` (timeout) after that long.
  */
-export function settleAnswer(value, maxUnits, maxDepth, giveUpMs) {
-  return new Promise((resolve) => follow(value, maxUnits, maxDepth, giveUpMs, resolve));
+export function settleAnswer(value, maxUnits, maxDepth, giveUpMs, done) {
+  follow(value, maxUnits, maxDepth, giveUpMs, (described) => {
+    try {
+      done(described);
+    } catch (error) {
+      report("delivering an answer failed", error);
+    }
+  });
 }
 
 /**

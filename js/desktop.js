@@ -1,85 +1,74 @@
-// The desktop hook's plumbing on the app's own objects (the request manager,
-// its turn coordinator, message lists). Each helper runs under try/catch and
-// never throws: a frozen manager, a Proxy whose traps throw or a coordinator
-// that misbehaves becomes a refusal or a logged failure, never an exception
-// inside wasm. Nothing here writes to a shared prototype: the hook's methods
-// live on a private layer between the manager and its own prototype.
-import { describe, report } from "./boundary.js";
+// `installDesktopSteering(manager, options?)`: the hook for the desktop's
+// request manager (spec "Desktop integration"), in plain JavaScript over the
+// engine's public `CodexhostSteering.decide`. The engine still reads the
+// draft (`__steerText`) and builds every failure (`__hookFailure`), so the
+// rules and the words live in one place; what is here is plumbing on the
+// app's own objects: a private prototype layer, bounded waits, and the
+// rewrite of a newTurn's `turn/start` into a tagged `turn/steer`.
+//
+// Every read of an app object runs under try/catch (a throwing getter or a
+// Proxy trap reads as absent), every wait on the app or the host is bounded
+// by the steer bound and ends on dispose(), and nothing is written to a
+// shared prototype: the wrappers live on a layer between the manager and
+// its own prototype, and dispose() restores the chain exactly.
+import { api } from "./api.js";
 
-/**
- * Puts a private prototype layer with `steerTurn` / `sendRequest` wrappers
- * between `manager` and its prototype. The wrappers forward `(this, args)`.
- * Returns `{ proto, layer }`, or `{ refused }` with a reason.
- */
-export function installLayer(manager, steerTarget, sendTarget) {
+const PAUSE_REASON = "Interrupted before the steer was accepted.";
+/** Longest id accepted (the engine's `MAX_ID_UNITS`). */
+const MAX_ID_UNITS = 4096;
+
+/** Logs a failure of app code; never throws, even if `console` does. */
+function report(what, error) {
   try {
-    const proto = Reflect.getPrototypeOf(manager);
-    const layer = Object.create(proto);
-    for (const [name, target] of [["steerTurn", steerTarget], ["sendRequest", sendTarget]]) {
-      const forward = function (...args) {
-        return target(this, args);
-      };
-      Object.defineProperty(layer, name, { value: forward, writable: true, configurable: true });
-    }
-    if (!Reflect.setPrototypeOf(manager, layer)) {
-      return { refused: "the request manager cannot take the hook (it is frozen or not extensible)" };
-    }
-    return { proto, layer };
-  } catch (error) {
-    return { refused: `the request manager refused the hook: ${describe(error)}` };
+    console.error(`renderer-steering: ${what}`, error);
+  } catch {
+    // Nothing sensible is left to do.
   }
 }
 
-/** Removes one wrapper; with `restore`, puts the manager's own prototype back. */
-export function removeFromLayer(manager, proto, layer, name, restore) {
+/** `object[key]`, or undefined when absent, not an object, or unreadable. */
+function field(object, key) {
+  if ((typeof object !== "object" || object === null) && typeof object !== "function") return undefined;
   try {
-    delete layer[name];
-    if (restore && Reflect.getPrototypeOf(manager) === layer) Reflect.setPrototypeOf(manager, proto);
-  } catch (error) {
-    report("could not remove the desktop hook", error);
-  }
-}
-
-/** A shallow copy of `source` with `key` set, or `undefined` if it cannot be read. */
-export function copyWith(source, key, value) {
-  try {
-    return { ...source, [key]: value };
-  } catch (error) {
-    report("could not read the request params", error);
+    return object[key];
+  } catch {
     return undefined;
   }
 }
 
-/** Ids of the messages paused with `reason` (an empty list if unreadable). */
-export function pausedIds(messages, reason) {
+/** A function field, or undefined. */
+function method(object, key) {
+  const value = field(object, key);
+  return typeof value === "function" ? value : undefined;
+}
+
+/** A string id of bounded length, or undefined. */
+function id(value) {
+  return typeof value === "string" && value.length <= MAX_ID_UNITS ? value : undefined;
+}
+
+/** Calls `fn` with `this`; a throw becomes `{ threw }` (nothing escapes). */
+function attempt(fn, self, args) {
   try {
-    if (!Array.isArray(messages)) return [];
-    return messages.filter((m) => m?.pauseReason === reason && typeof m.id === "string").map((m) => m.id);
+    return { value: Reflect.apply(fn, self, args) };
   } catch (error) {
-    report("could not read the follow-up messages", error);
-    return [];
+    return { threw: error };
   }
 }
 
-/** A `mutate` callback that un-pauses messages paused with `reason`, except `keep`. */
-export function unpauseMessages(reason, keep) {
-  return (messages) => {
-    try {
-      if (!Array.isArray(messages)) return messages;
-      return messages.map((m) => (m?.pauseReason === reason && !keep.includes(m.id) ? { ...m, pauseReason: null } : m));
-    } catch (error) {
-      report("could not resume the follow-up messages", error);
-      return messages;
-    }
-  };
+function randomId() {
+  try {
+    if (typeof crypto?.randomUUID === "function") return crypto.randomUUID();
+  } catch {
+    // Fall back below.
+  }
+  let hex = "";
+  for (let i = 0; i < 4; i++) hex += Math.floor(Math.random() * 2 ** 32).toString(16).padStart(8, "0");
+  return hex;
 }
 
-/**
- * What ends every `bounded` wait of one hook at once (on dispose). Waits
- * register and unregister themselves, so nothing accumulates on a hook that
- * lives for days.
- */
-export function canceller() {
+/** Ends every `bounded` wait of one hook at once (on dispose). */
+function canceller() {
   const waiting = new Set();
   let cancelled = false;
   return {
@@ -94,11 +83,13 @@ export function canceller() {
 }
 
 /**
- * Waits for `value` (a value or a promise of it) for at most `ms`, or until
- * `cancel` fires. Resolves (never rejects) with `{ kind: "ok", value }`,
- * `{ kind: "error", error }`, `{ kind: "timeout" }` or `{ kind: "cancelled" }`.
+ * Waits for what a call returned (a value or a promise of it) for at most
+ * `ms`, or until `cancel` fires. Resolves (never rejects) with
+ * `{ kind: "ok", value }`, `{ kind: "error", error }`, `{ kind: "timeout" }`
+ * or `{ kind: "cancelled" }`. A call that threw is `error` at once.
  */
-export function bounded(value, ms, cancel) {
+function bounded(called, ms, cancel) {
+  if ("threw" in called) return Promise.resolve({ kind: "error", error: called.threw });
   return new Promise((resolve) => {
     if (cancel.isCancelled()) return resolve({ kind: "cancelled" });
     const end = (how) => {
@@ -108,9 +99,391 @@ export function bounded(value, ms, cancel) {
     };
     const timer = setTimeout(() => end({ kind: "timeout" }), ms);
     cancel.waiting.add(end);
-    new Promise((settle) => settle(value)).then(
-      (result) => end({ kind: "ok", value: result }),
+    new Promise((settle) => settle(called.value)).then(
+      (value) => end({ kind: "ok", value }),
       (error) => end({ kind: "error", error }),
     );
   });
+}
+
+/** A rejection this package made (passed through unchanged). */
+function isSteeringError(error) {
+  try {
+    return typeof error === "object" && error !== null && error.name === "SteeringError";
+  } catch {
+    return false;
+  }
+}
+
+/** The handle `installDesktopSteering` returns. */
+export class DesktopSteering {
+  #dispose;
+
+  /** @internal */
+  constructor(dispose) {
+    this.#dispose = dispose;
+  }
+
+  /**
+   * Restores `steerTurn` now and `sendRequest` once pending replacements
+   * settle (they fail closed as `disposed`).
+   *
+   * ```js
+   * const hook = installDesktopSteering(manager);
+   * hook?.dispose();
+   * ```
+   */
+  dispose() {
+    this.#dispose();
+  }
+}
+// `using hook = installDesktopSteering(...)` where the runtime has it.
+if (typeof Symbol.dispose === "symbol") {
+  Object.defineProperty(DesktopSteering.prototype, Symbol.dispose, {
+    value() {
+      this.dispose();
+    },
+    writable: true,
+    configurable: true,
+  });
+}
+
+/**
+ * Installs the hook; returns `null` when `manager` lacks the methods, and
+ * throws a clear error when the manager refuses it (frozen, a refusing Proxy).
+ *
+ * ```js
+ * const hook = installDesktopSteering(requestManager, { timeouts: { decideMs: 5000 } });
+ * ```
+ */
+export function installDesktopSteering(manager, options) {
+  api.ready();
+  const names = ["steerTurn", "sendRequest", "startTurn", "getTurnCoordinator"];
+  const [originalSteer, originalSend, ...rest] = names.map((name) => method(manager, name));
+  if (!originalSteer || !originalSend || rest.some((f) => !f)) return null;
+  const decider = new api.CodexhostSteering({
+    request: (...args) => Reflect.apply(originalSend, manager, args),
+    timeouts: field(options, "timeouts"),
+  });
+  const hook = new Hook(manager, originalSteer, originalSend, decider);
+  try {
+    hook.install();
+  } catch (refused) {
+    decider.free();
+    throw refused;
+  }
+  return new DesktopSteering(() => hook.dispose());
+}
+
+class Hook {
+  constructor(manager, originalSteer, originalSend, decider) {
+    this.manager = manager;
+    this.originalSteer = originalSteer;
+    this.originalSend = originalSend;
+    this.decider = decider;
+    this.steerMs = Math.min(decider.__steerMs(), 2 ** 31 - 2);
+    /** threadId -> the tag for the desktop's own `turn/steer` while it is out. */
+    this.activeTags = new Map();
+    /** threadId -> clientUserMessageId -> { expectedTurnId, sent } (newTurn in flight). */
+    this.routes = new Map();
+    this.disposed = false;
+    this.cancel = canceller();
+  }
+
+  /** Puts the wrappers on a private layer between the manager and its prototype. */
+  install() {
+    const hook = this;
+    let refused;
+    try {
+      this.proto = Reflect.getPrototypeOf(this.manager);
+      this.layer = Object.create(this.proto);
+      const wrappers = {
+        steerTurn(...args) {
+          return hook.steerTurn(this, args);
+        },
+        sendRequest(...args) {
+          return hook.sendRequest(this, args);
+        },
+      };
+      for (const [name, value] of Object.entries(wrappers)) {
+        Object.defineProperty(this.layer, name, { value, writable: true, configurable: true });
+      }
+      if (!Reflect.setPrototypeOf(this.manager, this.layer)) {
+        refused = "the request manager cannot take the hook (it is frozen or not extensible)";
+      }
+    } catch (error) {
+      refused = `the request manager refused the hook: ${describe(error)}`;
+    }
+    if (refused !== undefined) throw new Error(refused);
+  }
+
+  /**
+   * Restores `steerTurn` now; decisions still out fail closed as `disposed`
+   * (nothing was sent but the inspect), and waits on the app end.
+   */
+  dispose() {
+    if (this.disposed) return;
+    this.disposed = true;
+    this.removeFromLayer("steerTurn", false);
+    this.decider.dispose();
+    this.decider.free();
+    this.cancel.cancel();
+    this.restoreWhenIdle();
+  }
+
+  removeFromLayer(name, restore) {
+    try {
+      delete this.layer[name];
+      if (restore && Reflect.getPrototypeOf(this.manager) === this.layer) Reflect.setPrototypeOf(this.manager, this.proto);
+    } catch (error) {
+      report("could not remove the desktop hook", error);
+    }
+  }
+
+  restoreWhenIdle() {
+    if (this.disposed && this.routes.size === 0) this.removeFromLayer("sendRequest", true);
+  }
+
+  fail(kind, methodName, detail, input) {
+    return api.__hookFailure(kind, methodName, detail, input);
+  }
+
+  wait(called) {
+    return bounded(called, this.steerMs, this.cancel);
+  }
+
+  isFollower(threadId) {
+    const getRole = method(this.manager, "getStreamRole");
+    if (!getRole) return false;
+    const called = attempt(getRole, this.manager, [threadId]);
+    const role = called.value;
+    return (typeof role === "object" && role !== null ? field(role, "role") : role) === "follower";
+  }
+
+  coordinator() {
+    const get = method(this.manager, "getTurnCoordinator");
+    return get ? attempt(get, this.manager, []).value : undefined;
+  }
+
+  /** The desktop's `submissionHost` answer for `threadId` (undefined when absent or it threw). */
+  askHost(name, threadId) {
+    const host = field(field(this.coordinator(), "options"), "submissionHost");
+    const fn = method(host, name);
+    return fn ? attempt(fn, host, [threadId]).value : undefined;
+  }
+
+  /**
+   * The wrapped `steerTurn`: a steer this hook does not handle (unreadable,
+   * not text, a follower window) goes to the desktop's own method at once,
+   * its return value untouched; a text steer is decided first.
+   */
+  steerTurn(self, args) {
+    const threadId = id(args[0]);
+    let text;
+    try {
+      if (threadId !== undefined) text = api.__steerText(args[1]);
+    } catch {
+      // The module stopped: the desktop's own path keeps working.
+    }
+    if (text === undefined || this.isFollower(threadId)) return Reflect.apply(this.originalSteer, self, args);
+    return this.route(self, args, threadId, text);
+  }
+
+  async route(self, args, threadId, text) {
+    const input = args[1];
+    let delivery;
+    try {
+      ({ delivery } = await this.decider.decide({ threadId, text }));
+    } catch (error) {
+      // The engine's own SteeringError hands the desktop's input back by identity.
+      if (isSteeringError(error)) error.draft = input;
+      throw error;
+    }
+    if (this.isFollower(threadId) || delivery === "official") {
+      // The desktop's own steer (also when the role changed while inspect was out).
+      return Reflect.apply(this.originalSteer, self, args);
+    }
+    if (delivery === "newTurn") return this.newTurn(threadId, args);
+    this.activeTags.set(threadId, "activeTurn");
+    const waited = await this.wait(attempt(this.originalSteer, self, args));
+    this.activeTags.delete(threadId);
+    if (waited.kind === "ok") return waited.value;
+    if (waited.kind === "error") throw waited.error; // the desktop's own failure, unchanged
+    // The desktop's own turn/steer may have left: never a plain failure.
+    const detail = waited.kind === "timeout" ? "no answer within the steer bound" : "disposed before the answer";
+    throw this.fail("outcomeUnknown", "steerTurn", detail, input);
+  }
+
+  /** The wrapped `sendRequest`: tags the desktop's own steer, rewrites a newTurn's start. */
+  sendRequest(self, args) {
+    const [name, params] = args;
+    const threadId = id(field(params, "threadId")) ?? "";
+    if (name === "turn/start") {
+      const messageId = id(field(params, "clientUserMessageId")) ?? "";
+      const route = this.routes.get(threadId)?.get(messageId);
+      if (route) return this.rewriteStart(params, args[2], route);
+    }
+    if (name === "turn/steer") {
+      const tag = this.activeTags.get(threadId);
+      if (tag !== undefined) {
+        try {
+          args[1] = { ...params, codexhostSteerDelivery: tag };
+        } catch (error) {
+          report("could not read the request params", error);
+        }
+      }
+    }
+    return Reflect.apply(this.originalSend, self, args);
+  }
+
+  /**
+   * newTurn: the steer is presented through the desktop's own `startTurn`,
+   * whose `turn/start` leaves as a `turn/steer` tagged `newTurn`; follow-ups
+   * the stop paused are resumed.
+   */
+  async newTurn(threadId, args) {
+    const input = args[1];
+    const restore = args[2];
+    const expectedTurnId = id(this.askHost("getActiveTurnId", threadId));
+    if (expectedTurnId === undefined) {
+      const detail = "the desktop's submission binding is missing: a new turn cannot be started";
+      throw this.fail("missingBinding", "", detail, input);
+    }
+    if (this.askHost("hasPendingTurnStart", threadId) === true) throw this.fail("pendingTurnStart", "", undefined, input);
+    if (args[7] !== undefined && args[7] !== null) {
+      throw this.fail("invalidInput", "", "a steer cannot replace a tool response", input);
+    }
+    const context = field(restore, "context");
+    if (typeof context !== "object" || context === null) {
+      throw this.fail("invalidInput", "", "restoreMessage.context must be an object", input);
+    }
+    const messageId = id(args[5]) ?? id(field(restore, "id")) ?? randomId();
+    const orNull = (v) => (v === undefined ? null : v);
+    const orEmpty = (v) => (v === undefined || v === null ? [] : v);
+    const submission = {
+      request: {
+        threadId,
+        input,
+        clientUserMessageId: messageId,
+        additionalContext: args[6],
+        responsesapiClientMetadata: field(restore, "responsesapiClientMetadata"),
+        cwd: field(restore, "cwd"),
+        serviceTier: args[3],
+        model: null,
+        effort: null,
+        collaborationMode: orNull(field(context, "collaborationMode")),
+      },
+      context: {
+        attachments: orEmpty(args[4]),
+        commentAttachments: orEmpty(field(context, "commentAttachments")),
+        mcpAppModelContextAttachments: field(context, "mcpAppModelContextAttachments"),
+        useAppServerPermissionDefault: true,
+      },
+    };
+    const start = method(this.manager, "startTurn");
+    if (!start) throw this.fail("missingBinding", "", "startTurn is missing", input);
+    const pausedBefore = await this.pausedFollowUps(threadId);
+    const route = { expectedTurnId, sent: false };
+    const routes = this.routes.get(threadId) ?? new Map();
+    this.routes.set(threadId, routes.set(messageId, route));
+    const waited = await this.wait(attempt(start, this.manager, [threadId, submission, args[8]]));
+    routes.delete(messageId);
+    if (routes.size === 0 && this.routes.get(threadId) === routes) this.routes.delete(threadId);
+    this.restoreWhenIdle();
+    // Before the rewritten steer left, nothing can have arrived: a plain failure.
+    const unanswered = (detail) =>
+      route.sent ? this.fail("outcomeUnknown", "startTurn", detail, input) : this.fail("disposed", "", undefined, input);
+    switch (waited.kind) {
+      case "ok":
+        await this.resumeFollowUps(threadId, pausedBefore);
+        return waited.value;
+      case "error":
+        throw isSteeringError(waited.error) ? waited.error : this.fail("transport", "startTurn", waited.error, input);
+      case "timeout":
+        // The rewritten turn/steer may have left: never a plain failure.
+        throw route.sent ? unanswered("no answer within the steer bound") : this.fail("timeout", "startTurn", this.steerMs, input);
+      default:
+        throw unanswered("disposed before the answer");
+    }
+  }
+
+  /** Ids of follow-ups paused with the steer's reason (best effort, bounded). */
+  async pausedFollowUps(threadId) {
+    const coordinator = this.coordinator();
+    const load = method(coordinator, "loadMessages");
+    if (load) await this.wait(attempt(load, coordinator, [threadId]));
+    const read = method(coordinator, "readMessages");
+    if (!read) return [];
+    const waited = await this.wait(attempt(read, coordinator, [threadId]));
+    try {
+      const messages = waited.value;
+      if (waited.kind !== "ok" || !Array.isArray(messages)) return [];
+      return messages.filter((m) => m?.pauseReason === PAUSE_REASON && typeof m.id === "string").map((m) => m.id);
+    } catch (error) {
+      report("could not read the follow-up messages", error);
+      return [];
+    }
+  }
+
+  /** Un-pauses follow-ups the stop paused (not those paused before); a failure is logged. */
+  async resumeFollowUps(threadId, pausedBefore) {
+    const coordinator = this.coordinator();
+    const mutate = method(coordinator, "mutate");
+    if (!mutate) return;
+    const unpause = (messages) => {
+      try {
+        if (!Array.isArray(messages)) return messages;
+        return messages.map((m) => (m?.pauseReason === PAUSE_REASON && !pausedBefore.includes(m.id) ? { ...m, pauseReason: null } : m));
+      } catch (error) {
+        report("could not resume the follow-up messages", error);
+        return messages;
+      }
+    };
+    const waited = await this.wait(attempt(mutate, coordinator, [threadId, unpause]));
+    if (waited.kind === "error") report("could not resume follow-ups", waited.error);
+    else if (waited.kind !== "ok") report("resuming follow-ups did not finish", undefined);
+  }
+
+  /**
+   * The `turn/start` of a newTurn presentation goes out as a tagged
+   * `turn/steer`; its `{ turnId }` answer comes back as `{ turn }`, the
+   * shape the desktop's own `turn/start` resolves with.
+   */
+  async rewriteStart(params, options, route) {
+    const input = field(params, "input");
+    if (this.disposed) throw this.fail("disposed", "", undefined, input);
+    const steer = {};
+    for (const key of ["threadId", "input", "clientUserMessageId", "additionalContext", "responsesapiClientMetadata"]) {
+      const value = field(params, key);
+      if (value !== undefined && value !== null) steer[key] = value;
+    }
+    steer.expectedTurnId = route.expectedTurnId;
+    steer.codexhostSteerDelivery = "newTurn";
+    route.sent = true;
+    const called = attempt(this.originalSend, this.manager, ["turn/steer", steer, options]);
+    // Thrown synchronously: nothing was written.
+    if ("threw" in called) throw this.fail("transport", "turn/steer", called.threw, input);
+    const waited = await this.wait(called);
+    if (waited.kind === "error") throw this.fail("answered", "turn/steer", waited.error, input);
+    if (waited.kind !== "ok") {
+      const detail = waited.kind === "timeout" ? "no answer within the steer bound" : "disposed before the answer";
+      throw this.fail("outcomeUnknown", "turn/steer", detail, input);
+    }
+    const turnId = field(waited.value, "turnId");
+    if (typeof turnId !== "string" || turnId === "") {
+      throw this.fail("outcomeUnknown", "turn/steer", "the answer has no turnId", input);
+    }
+    return { turn: { id: turnId, status: "inProgress", items: [], error: null } };
+  }
+}
+
+/** A short, never-throwing description of a thrown value. */
+function describe(error) {
+  try {
+    if (typeof error === "string") return error.slice(0, 1000);
+    if (error instanceof Error && typeof error.message === "string") return error.message.slice(0, 1000);
+  } catch {
+    // A Proxy or a throwing getter.
+  }
+  return "a value that cannot be described";
 }

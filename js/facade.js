@@ -135,6 +135,9 @@ export function createFacade(glue) {
     loaded = true;
   }
 
+  /** Throws what any call would now: before `init()`, or after the module stopped. */
+  api.ready = check;
+
   /** Loads the module once: concurrent calls share one load, a failed load can be retried. */
   api.init = function init(source, loadDefault, compileHere = false) {
     if (stopped) return Promise.reject(stopped);

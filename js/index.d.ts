@@ -3,9 +3,9 @@
 // adds `init`, the SteeringError class and its guard. Needs the `es2022` lib
 // and `esnext.disposable` (TypeScript >= 5.2: the classes have
 // `[Symbol.dispose]`); no `dom` lib and no @types/node.
-import type { ContentBlock, SteeringErrorKind, Trace } from "./renderer_steering.js";
+import type { ContentBlock, DesktopOptions, SteeringErrorKind, Trace } from "./renderer_steering.js";
 
-export { AcpSteering, CodexhostSteering, DesktopSteering, installDesktopSteering, version } from "./renderer_steering.js";
+export { AcpSteering, CodexhostSteering, version } from "./renderer_steering.js";
 export type {
   AcpOptions, AcpOutcome, AcpSendHooks, Annotations, AudioBlock, ChangeCallback, CodexhostOptions, ComposerState, ContentBlock,
   DecideArgs, Decision, Delivery, DesktopOptions, ImageBlock, InitializeAnswer, InputMode, JsonRpcError,
@@ -52,6 +52,21 @@ export class SteeringError<K extends SteeringErrorKind = SteeringErrorKind> exte
    */
   clientUserMessageId?: string;
 }
+
+/** Handle returned by `installDesktopSteering`. */
+export class DesktopSteering {
+  private constructor();
+  /** Restores `steerTurn` now and `sendRequest` once pending replacements settle (they fail closed as `disposed`). */
+  dispose(): void;
+  [Symbol.dispose](): void;
+}
+
+/**
+ * Installs the hook on the desktop's request manager; returns `null` when
+ * `manager` lacks the methods, and throws a clear error when the manager
+ * refuses it (frozen, a refusing Proxy).
+ */
+export function installDesktopSteering(manager: object, options?: DesktopOptions | null): DesktopSteering | null;
 
 /** Narrows an unknown value (a caught error) to a SteeringError, optionally of one kind. */
 export function isSteeringError(value: unknown): value is SteeringError;

@@ -78,9 +78,9 @@ impl AcpSteering {
         let initialize = field(&options, "initialize");
         if !initialize.is_undefined() && !initialize.is_null() {
             let driver = steering.driver.clone();
-            wasm_bindgen_futures::spawn_local(async move {
+            transport::settle(&initialize, request_ms, move |answer| {
                 // A rejected or unreadable answer leaves input `unavailable`.
-                if let HostAnswer::Result(answer) = transport::settle(&initialize, request_ms).await {
+                if let HostAnswer::Result(answer) = answer {
                     driver.with_engine(|e| e.initialized(&answer));
                     driver.pump();
                 }

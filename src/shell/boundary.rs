@@ -5,7 +5,7 @@
 //! wasm. Ids are checked to be strings of bounded length before a byte is
 //! copied.
 
-use js_sys::{JsString, Promise, Reflect};
+use js_sys::{JsString, Reflect};
 use serde::de::DeserializeOwned;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
@@ -42,7 +42,7 @@ extern "C" {
         id: f64,
     ) -> Result<(), JsValue>;
     #[wasm_bindgen(js_name = settleAnswer, catch)]
-    pub(crate) fn settle_answer(value: &JsValue, max_units: u32, max_depth: u32, give_up_ms: f64) -> Result<Promise, JsValue>;
+    pub(crate) fn settle_answer(value: &JsValue, max_units: u32, max_depth: u32, give_up_ms: f64, done: &JsValue) -> Result<(), JsValue>;
     #[wasm_bindgen(js_name = deferred)]
     pub(crate) fn deferred() -> js_sys::Array;
     #[wasm_bindgen(js_name = parseJson, catch)]

@@ -128,6 +128,17 @@ impl CodexhostSteering {
         self.driver.with_engine(|e| e.connection_replaced());
     }
 
+    /// The steer bound in ms (for the desktop hook, which bounds the app's
+    /// own calls by it; not part of the public types).
+    ///
+    /// ```js
+    /// const ms = steering.__steerMs(); // 30000 unless options.timeouts.steerMs says otherwise
+    /// ```
+    #[wasm_bindgen(js_name = __steerMs, skip_typescript)]
+    pub fn steer_ms(&self) -> f64 {
+        self.driver.with_engine(|e| e.timeouts().steer_ms as f64)
+    }
+
     /// Submissions, lanes and requests still held (0 once all settle).
     ///
     /// ```js

@@ -121,7 +121,7 @@ where
             let weak = weak.clone();
             let deliver = Closure::<dyn Fn(f64, JsValue)>::new(move |id: f64, described: JsValue| {
                 if let Some(inner) = weak.upgrade() {
-                    Driver(inner).feed(RequestId(id as u64), transport::described(Ok(described)));
+                    Driver(inner).feed(RequestId(id as u64), transport::described_answer(described));
                 }
             });
             Inner {

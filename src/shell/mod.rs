@@ -24,7 +24,7 @@ mod types;
 
 pub use acp::AcpSteering;
 pub use codexhost::CodexhostSteering;
-pub use desktop::{install_desktop_steering, DesktopSteering};
+pub use desktop::{desktop_steer_text, hook_failure};
 
 use wasm_bindgen::prelude::*;
 

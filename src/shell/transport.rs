@@ -11,8 +11,7 @@
 //! Never panics, and no JS exception reaches wasm.
 
 use js_sys::Function;
-use wasm_bindgen::JsValue;
-use wasm_bindgen_futures::JsFuture;
+use wasm_bindgen::prelude::*;
 
 
 use super::boundary::{call_host, own_field, settle_answer, MAX_ANSWER_UNITS, MAX_DEPTH, MAX_RELAYED_UNITS};
@@ -54,20 +53,20 @@ impl Transport {
 }
 
 /// Waits (at most `bound_ms`) for a value the app hands over, a value or a
-/// promise of it, and reads it like a host answer (ACP's `initialize` option).
-pub async fn settle(value: &JsValue, bound_ms: u64) -> HostAnswer {
-    match settle_answer(value, MAX_RELAYED_UNITS, MAX_DEPTH, bound_ms.min(MAX_TIMEOUT_MS) as f64) {
-        Ok(promise) => described(JsFuture::from(promise).await),
-        Err(_) => HostAnswer::Unreadable("the value could not be read".into()),
+/// promise of it, and hands it to `then`, read like a host answer (ACP's
+/// `initialize` option). `then` runs once, never synchronously.
+pub fn settle(value: &JsValue, bound_ms: u64, then: impl FnOnce(HostAnswer) + 'static) {
+    let done = Closure::once_into_js(move |described: JsValue| then(described_answer(described)));
+    let bound_ms = bound_ms.min(MAX_TIMEOUT_MS) as f64;
+    if settle_answer(value, MAX_RELAYED_UNITS, MAX_DEPTH, bound_ms, &done).is_err() {
+        // Only a page that broke `Promise` itself gets here: the value is never read.
+        crate::shell::boundary::report("the initialize answer could not be read", &JsValue::UNDEFINED);
     }
 }
 
-/// Reads what `js/boundary.js` resolved with: one string (a one-letter kind,
+/// Reads what `js/boundary.js` described: one string (a one-letter kind,
 /// then its text) or, for a JSON-RPC error answer, `{ code, message, data? }`.
-pub(crate) fn described(settled: Result<JsValue, JsValue>) -> HostAnswer {
-    let Ok(descriptor) = settled else {
-        return HostAnswer::Transport("the transport failed".into());
-    };
+pub(crate) fn described_answer(descriptor: JsValue) -> HostAnswer {
     let Some(text) = descriptor.as_string() else {
         let code = own_field(&descriptor, "code").as_f64().unwrap_or(0.0) as i64;
         let message = own_field(&descriptor, "message").as_string().unwrap_or_default();

@@ -147,9 +147,6 @@ extern "C" {
     /// Arguments of `steer`.
     #[wasm_bindgen(typescript_type = "SteerArgs")]
     pub type SteerArgs;
-    /// Options of `installDesktopSteering`.
-    #[wasm_bindgen(typescript_type = "DesktopOptions")]
-    pub type DesktopOptions;
     /// Options of `new AcpSteering(...)`.
     #[wasm_bindgen(typescript_type = "AcpOptions")]
     pub type AcpOptions;

@@ -49,8 +49,10 @@ test("before init() every class and function throws 'call `await init()` first'"
 test("internal exports stay out of the API; classes keep instanceof and getters", async () => {
   const { glue, state } = fakeGlue();
   const api = createFacade(glue);
-  assert.deepEqual(Object.keys(api).sort(), ["Engine", "init", "version"]);
+  assert.deepEqual(Object.keys(api).sort(), ["Engine", "init", "ready", "version"]);
+  assert.throws(() => api.ready(), /call `await init\(\)` first/, "ready() throws what any call would");
   await api.init(undefined, () => "bytes");
+  api.ready();
   assert.equal(state.source, "bytes", "the entry's default source is used when init() has none");
   const engine = new api.Engine({ a: 1 });
   assert.ok(engine instanceof api.Engine);

@@ -130,6 +130,17 @@ impl<D: Dialect> Engine<D> {
         D::on_dispose(self);
     }
 
+    /// The bounds this engine was made with.
+    ///
+    /// ```
+    /// # use renderer_steering::core::{codexhost::CodexhostEngine, Timeouts};
+    /// let e = CodexhostEngine::new(Timeouts { steer_ms: 5_000, ..Timeouts::default() });
+    /// assert_eq!(e.timeouts().steer_ms, 5_000);
+    /// ```
+    pub fn timeouts(&self) -> Timeouts {
+        self.timeouts
+    }
+
     /// Submissions, lanes, requests and per-key dialect state still held
     /// (0 when everything has settled).
     ///

@@ -56,18 +56,6 @@ export class RequestManager {
   }
 }
 
-export function makeManager(answers, options) {
-  return new RequestManager(answers, options);
-}
-
-export function protoOf(o) {
-  return Object.getPrototypeOf(o);
-}
-
-export function classProto() {
-  return RequestManager.prototype;
-}
-
 export function ownNames(o) {
   return Object.getOwnPropertyNames(o).sort().join(",");
 }

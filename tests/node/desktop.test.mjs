@@ -1,0 +1,192 @@
+// The desktop hook (js/desktop.js) of the packed package against a fake
+// request manager with the shape the spec describes (fake-manager.mjs).
+import { test, before } from "node:test";
+import assert from "node:assert/strict";
+import { setFlagsFromString } from "node:v8";
+import { runInNewContext } from "node:vm";
+import { packAndInstall } from "./pack.mjs";
+import { RequestManager, callSteer, ownNames } from "./fake-manager.mjs";
+
+let api;
+before(async () => {
+  const pkg = packAndInstall();
+  api = await import(pkg.entry);
+  await api.init();
+});
+
+const PAUSED = "Interrupted before the steer was accepted.";
+const answers = (delivery) => ({
+  "codexhost/thread/steering/inspect": { delivery },
+  "turn/steer": { turnId: "turn-2" },
+  "thread/list": { data: [] },
+});
+const install = (manager) => api.installDesktopSteering(manager);
+const methods = (manager) => manager.sent.map((s) => s.method);
+const settle = (promise) => promise.then((value) => ({ value }), (error) => ({ error }));
+
+test("install returns null without the methods", () => {
+  assert.equal(api.installDesktopSteering({ sendRequest() {} }), null);
+});
+
+test("a private layer holds the wrappers and dispose restores the chain", () => {
+  const manager = new RequestManager(answers("official"));
+  const other = new RequestManager(answers("official"));
+  const namesBefore = ownNames(RequestManager.prototype);
+  const ownBefore = ownNames(manager);
+  const hook = install(manager);
+  const layer = Object.getPrototypeOf(manager);
+  assert.notEqual(layer, RequestManager.prototype);
+  assert.equal(Object.getPrototypeOf(layer), RequestManager.prototype);
+  assert.equal(ownNames(layer), "sendRequest,steerTurn");
+  assert.equal(ownNames(manager), ownBefore, "no own properties on the instance");
+  assert.equal(ownNames(RequestManager.prototype), namesBefore, "class prototype untouched");
+  assert.equal(Object.getPrototypeOf(other), RequestManager.prototype, "other instances untouched");
+  hook.dispose();
+  assert.equal(Object.getPrototypeOf(manager), RequestManager.prototype, "exact restore");
+});
+
+test("activeTurn tags the desktop's own turn/steer", async () => {
+  const manager = new RequestManager(answers("activeTurn"));
+  install(manager);
+  await callSteer(manager, "t", "use pnpm");
+  assert.equal(manager.sent[0].method, "codexhost/thread/steering/inspect");
+  assert.deepEqual(manager.sent[0].params, { threadId: "t", text: "use pnpm" });
+  assert.equal(manager.sent[1].method, "turn/steer");
+  assert.equal(manager.sent[1].params.codexhostSteerDelivery, "activeTurn");
+  assert.deepEqual(manager.sent[1].options, { caller: "steerTurn" }, "the desktop's own options pass through");
+});
+
+test("official goes out untouched", async () => {
+  const manager = new RequestManager(answers("official"));
+  install(manager);
+  await callSteer(manager, "t", "x");
+  assert.equal(manager.sent[1].method, "turn/steer");
+  assert.equal("codexhostSteerDelivery" in manager.sent[1].params, false);
+});
+
+test("newTurn presents through startTurn and rewrites it into a tagged steer", async () => {
+  const queue = [{ id: "old", pauseReason: PAUSED }];
+  const manager = new RequestManager(answers("newTurn"), { queue, pauseOnSteer: "new" });
+  install(manager);
+  const result = await callSteer(manager, "t", "start over", { messageId: "m-9" });
+  assert.deepEqual(result, { turn: { id: "turn-2", status: "inProgress", items: [], error: null } });
+  const { request, context } = manager.started[0].submission;
+  assert.equal(request.clientUserMessageId, "m-9");
+  assert.deepEqual([request.cwd, request.collaborationMode, request.serviceTier], ["/repo", "pair", "fast"]);
+  assert.deepEqual([request.model, request.effort], [null, null]);
+  assert.equal(context.useAppServerPermissionDefault, true);
+  assert.deepEqual(context.attachments, []);
+  assert.deepEqual(methods(manager), ["codexhost/thread/steering/inspect", "turn/steer"], "no turn/start leaks out");
+  const steer = manager.sent[1].params;
+  assert.deepEqual([steer.codexhostSteerDelivery, steer.expectedTurnId, steer.clientUserMessageId], ["newTurn", "turn-1", "m-9"]);
+  assert.deepEqual(manager.sent[1].options, { caller: "startTurn" }, "caller options pass through");
+  assert.equal(manager.queue[0].pauseReason, PAUSED, "paused before: stays paused");
+  assert.equal(manager.queue[1].pauseReason, null, "paused by the stop: resumed");
+});
+
+test("newTurn without the binding fails clearly (draft by identity), but activeTurn still works", async () => {
+  const manager = new RequestManager(answers("newTurn"), { binding: false });
+  install(manager);
+  const input = [{ type: "text", text: "x" }];
+  const { error } = await settle(manager.steerTurn("t", input, { id: "r", context: {} }, "fast"));
+  assert.ok(error instanceof api.SteeringError);
+  assert.equal(error.kind, "missingBinding");
+  assert.equal(error.draft, input);
+  const active = new RequestManager(answers("activeTurn"), { binding: false });
+  install(active);
+  await callSteer(active, "t", "x");
+});
+
+test("a tool output cannot be replaced by a new turn", async () => {
+  const manager = new RequestManager(answers("newTurn"));
+  install(manager);
+  const { error } = await settle(callSteer(manager, "t", "x", { toolOutput: { out: 1 } }));
+  assert.equal(error.kind, "invalidInput");
+});
+
+test("followers use the desktop's own path without probing", async () => {
+  const manager = new RequestManager(answers("newTurn"), { role: "follower" });
+  install(manager);
+  await callSteer(manager, "t", "x");
+  assert.deepEqual(methods(manager), ["turn/steer"]);
+  assert.equal("codexhostSteerDelivery" in manager.sent[0].params, false);
+});
+
+test("a steer the hook does not handle goes to the desktop's own method, its return value untouched", () => {
+  const manager = new RequestManager(answers("activeTurn"));
+  install(manager);
+  const image = [{ type: "image", url: "data:," }];
+  const returned = manager.steerTurn("t", image, {}, "fast");
+  assert.ok(returned instanceof Promise);
+  assert.deepEqual(methods(manager), ["turn/steer"], "no inspect for a non-text draft");
+  assert.equal(manager.sent[0].params.input, image, "the draft by identity");
+});
+
+test("other requests pass through unchanged (params by identity)", () => {
+  const manager = new RequestManager(answers("official"));
+  install(manager);
+  const params = { x: 1 };
+  const result = manager.sendRequest("thread/list", params, undefined);
+  assert.ok(result instanceof Promise);
+  assert.equal(manager.sent[0].params, params);
+});
+
+test("a host refusal of the rewritten steer is the host's error; a lost answer is outcomeUnknown", async () => {
+  const refusing = new RequestManager({ ...answers("newTurn"), "turn/steer": () => Promise.reject({ code: -32074, message: "turn not active" }) });
+  install(refusing);
+  const refused = (await settle(callSteer(refusing, "t", "x"))).error;
+  assert.deepEqual([refused.kind, refused.code, refused.message], ["host", -32074, "turn not active"]);
+  const lost = new RequestManager({ ...answers("newTurn"), "turn/steer": () => Promise.reject(new Error("socket closed")) });
+  install(lost);
+  const unknown = (await settle(callSteer(lost, "t", "x"))).error;
+  assert.equal(unknown.kind, "outcomeUnknown");
+  assert.deepEqual(methods(lost).filter((m) => m === "turn/steer").length, 1, "never resent");
+});
+
+test("dispose fails pending replacements closed, then restores sendRequest", async () => {
+  const manager = new RequestManager(answers("newTurn"), { deferStart: 30 });
+  const hook = install(manager);
+  const pending = settle(callSteer(manager, "t", "x"));
+  while (manager.started.length === 0) await new Promise((r) => setTimeout(r, 1));
+  hook.dispose();
+  assert.equal(ownNames(Object.getPrototypeOf(manager)), "sendRequest", "steerTurn restored at once, sendRequest kept while a replacement is pending");
+  assert.equal((await pending).error.kind, "disposed");
+  assert.deepEqual(methods(manager), ["codexhost/thread/steering/inspect"], "no turn/start leaks out after dispose");
+  assert.equal(Object.getPrototypeOf(manager), RequestManager.prototype, "chain restored once it settled");
+});
+
+test("the hook stays installed when the app drops its handle (after a full GC)", async () => {
+  const manager = new RequestManager(answers("activeTurn"));
+  install(manager);
+  setFlagsFromString("--expose-gc");
+  runInNewContext("gc")();
+  await new Promise((r) => setTimeout(r, 10));
+  await callSteer(manager, "t", "still steering");
+  assert.equal(manager.sent[1].params.codexhostSteerDelivery, "activeTurn");
+});
+
+test("an unreadable draft (a Proxy whose traps throw) goes to the desktop's own path", () => {
+  const manager = new RequestManager(answers("activeTurn"));
+  install(manager);
+  const hostile = new Proxy([], { get() { throw new Error("trap"); } });
+  manager.steerTurn("t", hostile, {}, "fast");
+  assert.deepEqual(methods(manager), ["turn/steer"]);
+  assert.equal(manager.sent[0].params.input, hostile);
+});
+
+test("dispose while the decision is out fails the steer closed as disposed, draft by identity; nothing more is sent", async () => {
+  let answerInspect;
+  const manager = new RequestManager({ ...answers("activeTurn"), "codexhost/thread/steering/inspect": () => new Promise((r) => { answerInspect = r; }) });
+  const hook = install(manager);
+  const input = [{ type: "text", text: "x" }];
+  const pending = settle(manager.steerTurn("t", input, { id: "r", context: {} }, "fast"));
+  while (!answerInspect) await new Promise((r) => setTimeout(r, 1));
+  hook.dispose();
+  answerInspect({ delivery: "activeTurn" });
+  const { error } = await pending;
+  assert.equal(error.kind, "disposed");
+  assert.equal(error.draft, input);
+  await new Promise((r) => setTimeout(r, 5));
+  assert.deepEqual(methods(manager), ["codexhost/thread/steering/inspect"]);
+  assert.equal(Object.getPrototypeOf(manager), RequestManager.prototype);
+});
