@@ -115,6 +115,14 @@ function isSteeringError(error) {
   }
 }
 
+/** The hook's own failure, built by the engine (kind, code, words); `draft` is `input`. */
+function fail(kind, methodName, detail, input) {
+  return api.__hookFailure(kind, methodName, detail, input);
+}
+
+/** Where a newTurn's `turn/start` is waited for (ids may hold any character). */
+const routeKey = (threadId, messageId) => JSON.stringify([threadId, messageId]);
+
 /** The handle `installDesktopSteering` returns. */
 export class DesktopSteering {
   #dispose;
@@ -184,7 +192,7 @@ class Hook {
     this.steerMs = Math.min(decider.__steerMs(), 2 ** 31 - 2);
     /** threadId -> the tag for the desktop's own `turn/steer` while it is out. */
     this.activeTags = new Map();
-    /** threadId -> clientUserMessageId -> { expectedTurnId, sent } (newTurn in flight). */
+    /** routeKey -> { expectedTurnId, sent, abandoned } while a newTurn's startTurn has not settled. */
     this.routes = new Map();
     this.disposed = false;
     this.cancel = canceller();
@@ -225,10 +233,14 @@ class Hook {
     if (this.disposed) return;
     this.disposed = true;
     this.removeFromLayer("steerTurn", false);
-    this.decider.dispose();
-    this.decider.free();
     this.cancel.cancel();
     this.restoreWhenIdle();
+    try {
+      this.decider.dispose();
+      this.decider.free();
+    } catch (error) {
+      report("could not release the hook's engine", error); // only if the module stopped
+    }
   }
 
   removeFromLayer(name, restore) {
@@ -242,10 +254,6 @@ class Hook {
 
   restoreWhenIdle() {
     if (this.disposed && this.routes.size === 0) this.removeFromLayer("sendRequest", true);
-  }
-
-  fail(kind, methodName, detail, input) {
-    return api.__hookFailure(kind, methodName, detail, input);
   }
 
   wait(called) {
@@ -278,6 +286,8 @@ class Hook {
    * its return value untouched; a text steer is decided first.
    */
   steerTurn(self, args) {
+    // After dispose (a saved reference, a hook stacked on this one): the desktop's own path.
+    if (this.disposed) return Reflect.apply(this.originalSteer, self, args);
     const threadId = id(args[0]);
     let text;
     try {
@@ -300,9 +310,11 @@ class Hook {
       throw error;
     }
     if (this.isFollower(threadId) || delivery === "official") {
-      // The desktop's own steer (also when the role changed while inspect was out).
+      // The desktop's own steer (also when the role changed while inspect was out, or after dispose).
       return Reflect.apply(this.originalSteer, self, args);
     }
+    // Disposed while the inspect was out: nothing but the inspect has left.
+    if (this.disposed || (delivery !== "newTurn" && delivery !== "activeTurn")) throw fail("disposed", "", undefined, input);
     if (delivery === "newTurn") return this.newTurn(threadId, args);
     this.activeTags.set(threadId, "activeTurn");
     const waited = await this.wait(attempt(this.originalSteer, self, args));
@@ -311,7 +323,7 @@ class Hook {
     if (waited.kind === "error") throw waited.error; // the desktop's own failure, unchanged
     // The desktop's own turn/steer may have left: never a plain failure.
     const detail = waited.kind === "timeout" ? "no answer within the steer bound" : "disposed before the answer";
-    throw this.fail("outcomeUnknown", "steerTurn", detail, input);
+    throw fail("outcomeUnknown", "steerTurn", detail, input);
   }
 
   /** The wrapped `sendRequest`: tags the desktop's own steer, rewrites a newTurn's start. */
@@ -320,7 +332,7 @@ class Hook {
     const threadId = id(field(params, "threadId")) ?? "";
     if (name === "turn/start") {
       const messageId = id(field(params, "clientUserMessageId")) ?? "";
-      const route = this.routes.get(threadId)?.get(messageId);
+      const route = this.routes.get(routeKey(threadId, messageId));
       if (route) return this.rewriteStart(params, args[2], route);
     }
     if (name === "turn/steer") {
@@ -347,15 +359,15 @@ class Hook {
     const expectedTurnId = id(this.askHost("getActiveTurnId", threadId));
     if (expectedTurnId === undefined) {
       const detail = "the desktop's submission binding is missing: a new turn cannot be started";
-      throw this.fail("missingBinding", "", detail, input);
+      throw fail("missingBinding", "", detail, input);
     }
-    if (this.askHost("hasPendingTurnStart", threadId) === true) throw this.fail("pendingTurnStart", "", undefined, input);
+    if (this.askHost("hasPendingTurnStart", threadId) === true) throw fail("pendingTurnStart", "", undefined, input);
     if (args[7] !== undefined && args[7] !== null) {
-      throw this.fail("invalidInput", "", "a steer cannot replace a tool response", input);
+      throw fail("invalidInput", "", "a steer cannot replace a tool response", input);
     }
     const context = field(restore, "context");
     if (typeof context !== "object" || context === null) {
-      throw this.fail("invalidInput", "", "restoreMessage.context must be an object", input);
+      throw fail("invalidInput", "", "restoreMessage.context must be an object", input);
     }
     const messageId = id(args[5]) ?? id(field(restore, "id")) ?? randomId();
     const orNull = (v) => (v === undefined ? null : v);
@@ -381,29 +393,39 @@ class Hook {
       },
     };
     const start = method(this.manager, "startTurn");
-    if (!start) throw this.fail("missingBinding", "", "startTurn is missing", input);
+    if (!start) throw fail("missingBinding", "", "startTurn is missing", input);
     const pausedBefore = await this.pausedFollowUps(threadId);
-    const route = { expectedTurnId, sent: false };
-    const routes = this.routes.get(threadId) ?? new Map();
-    this.routes.set(threadId, routes.set(messageId, route));
-    const waited = await this.wait(attempt(start, this.manager, [threadId, submission, args[8]]));
-    routes.delete(messageId);
-    if (routes.size === 0 && this.routes.get(threadId) === routes) this.routes.delete(threadId);
-    this.restoreWhenIdle();
-    // Before the rewritten steer left, nothing can have arrived: a plain failure.
-    const unanswered = (detail) =>
-      route.sent ? this.fail("outcomeUnknown", "startTurn", detail, input) : this.fail("disposed", "", undefined, input);
+    if (this.disposed) throw fail("disposed", "", undefined, input);
+    // The route catches this steer's turn/start until startTurn itself
+    // settles, even after our wait ended: a late turn/start is refused, never
+    // sent as a plain one (that would deliver a message reported as failed).
+    const route = { expectedTurnId, sent: false, abandoned: undefined };
+    const key = routeKey(threadId, messageId);
+    this.routes.set(key, route);
+    const release = () => {
+      if (this.routes.get(key) === route) this.routes.delete(key);
+      this.restoreWhenIdle();
+    };
+    const called = attempt(start, this.manager, [threadId, submission, args[8]]);
+    if ("threw" in called) release();
+    else called.value = new Promise((settle) => settle(called.value)).finally(release);
+    const waited = await this.wait(called);
+    if (waited.kind === "timeout" || waited.kind === "cancelled") route.abandoned = waited.kind;
+    const error = waited.error;
     switch (waited.kind) {
       case "ok":
         await this.resumeFollowUps(threadId, pausedBefore);
         return waited.value;
       case "error":
-        throw isSteeringError(waited.error) ? waited.error : this.fail("transport", "startTurn", waited.error, input);
+        if (isSteeringError(error)) throw error;
+        // After the rewritten steer left, a failure is never a plain one.
+        throw route.sent ? fail("lost", "startTurn", error, input) : fail("transport", "startTurn", error, input);
       case "timeout":
-        // The rewritten turn/steer may have left: never a plain failure.
-        throw route.sent ? unanswered("no answer within the steer bound") : this.fail("timeout", "startTurn", this.steerMs, input);
+        if (!route.sent) throw fail("timeout", "startTurn", this.steerMs, input);
+        throw fail("outcomeUnknown", "startTurn", "no answer within the steer bound", input);
       default:
-        throw unanswered("disposed before the answer");
+        if (!route.sent) throw fail("disposed", "", undefined, input);
+        throw fail("outcomeUnknown", "startTurn", "disposed before the answer", input);
     }
   }
 
@@ -451,7 +473,9 @@ class Hook {
    */
   async rewriteStart(params, options, route) {
     const input = field(params, "input");
-    if (this.disposed) throw this.fail("disposed", "", undefined, input);
+    // The steer already failed (timeout) or the hook is gone: nothing is sent.
+    if (route.abandoned === "timeout") throw fail("timeout", "startTurn", this.steerMs, input);
+    if (this.disposed || route.abandoned) throw fail("disposed", "", undefined, input);
     const steer = {};
     for (const key of ["threadId", "input", "clientUserMessageId", "additionalContext", "responsesapiClientMetadata"]) {
       const value = field(params, key);
@@ -462,16 +486,16 @@ class Hook {
     route.sent = true;
     const called = attempt(this.originalSend, this.manager, ["turn/steer", steer, options]);
     // Thrown synchronously: nothing was written.
-    if ("threw" in called) throw this.fail("transport", "turn/steer", called.threw, input);
+    if ("threw" in called) throw fail("transport", "turn/steer", called.threw, input);
     const waited = await this.wait(called);
-    if (waited.kind === "error") throw this.fail("answered", "turn/steer", waited.error, input);
+    if (waited.kind === "error") throw fail("answered", "turn/steer", waited.error, input);
     if (waited.kind !== "ok") {
       const detail = waited.kind === "timeout" ? "no answer within the steer bound" : "disposed before the answer";
-      throw this.fail("outcomeUnknown", "turn/steer", detail, input);
+      throw fail("outcomeUnknown", "turn/steer", detail, input);
     }
     const turnId = field(waited.value, "turnId");
     if (typeof turnId !== "string" || turnId === "") {
-      throw this.fail("outcomeUnknown", "turn/steer", "the answer has no turnId", input);
+      throw fail("outcomeUnknown", "turn/steer", "the answer has no turnId", input);
     }
     return { turn: { id: turnId, status: "inProgress", items: [], error: null } };
   }

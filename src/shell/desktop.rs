@@ -33,6 +33,7 @@ pub fn desktop_steer_text(input: JsValue) -> Option<String> {
 /// - `pendingTurnStart`, `disposed`: no detail;
 /// - `timeout`: `detail` is the bound in ms;
 /// - `transport`: the call threw before anything was written;
+/// - `lost`: the call failed after the message may have left (`outcomeUnknown`);
 /// - `answered`: the call rejected: a JSON-RPC error answer (`{ code,
 ///   message, data? }`) is the host's refusal, anything else may have been
 ///   delivered and is `outcomeUnknown`.
@@ -50,6 +51,7 @@ pub fn hook_failure(kind: &str, method: &str, detail: JsValue, input: JsValue) -
         "pendingTurnStart" => Failure::pending_turn_start(),
         "timeout" => Failure::timeout(method, detail.as_f64().unwrap_or(0.0) as u64),
         "transport" => Failure::transport(method, describe(&detail)),
+        "lost" => Failure::outcome_unknown(method, &describe(&detail)),
         "answered" => match rpc_error(&detail) {
             Some(error) => Failure::rpc(method, error),
             None => Failure::outcome_unknown(method, &describe(&detail)),

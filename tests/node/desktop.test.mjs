@@ -151,6 +151,8 @@ test("dispose fails pending replacements closed, then restores sendRequest", asy
   hook.dispose();
   assert.equal(ownNames(Object.getPrototypeOf(manager)), "sendRequest", "steerTurn restored at once, sendRequest kept while a replacement is pending");
   assert.equal((await pending).error.kind, "disposed");
+  assert.equal(ownNames(Object.getPrototypeOf(manager)), "sendRequest", "sendRequest kept until startTurn itself settles");
+  await new Promise((r) => setTimeout(r, 50)); // the desktop's startTurn sends its turn/start now
   assert.deepEqual(methods(manager), ["codexhost/thread/steering/inspect"], "no turn/start leaks out after dispose");
   assert.equal(Object.getPrototypeOf(manager), RequestManager.prototype, "chain restored once it settled");
 });
@@ -189,4 +191,45 @@ test("dispose while the decision is out fails the steer closed as disposed, draf
   await new Promise((r) => setTimeout(r, 5));
   assert.deepEqual(methods(manager), ["codexhost/thread/steering/inspect"]);
   assert.equal(Object.getPrototypeOf(manager), RequestManager.prototype);
+});
+
+test("a turn/start that comes after the steer failed (dispose or timeout while startTurn was out) is refused, never sent", async () => {
+  for (const end of ["dispose", "timeout"]) {
+    const manager = new RequestManager(answers("newTurn"), { deferStart: 60 });
+    const hook = api.installDesktopSteering(manager, end === "timeout" ? { timeouts: { steerMs: 20 } } : undefined);
+    const pending = settle(callSteer(manager, "t", "x"));
+    if (end === "dispose") {
+      while (manager.started.length === 0) await new Promise((r) => setTimeout(r, 1));
+      hook.dispose();
+    }
+    const { error } = await pending;
+    assert.equal(error.kind, end === "dispose" ? "disposed" : "timeout", end);
+    await new Promise((r) => setTimeout(r, 90)); // the desktop's startTurn sends its turn/start now
+    assert.deepEqual(methods(manager), ["codexhost/thread/steering/inspect"], `${end}: nothing reaches the host after the plain failure`);
+    if (end === "dispose") assert.equal(Object.getPrototypeOf(manager), RequestManager.prototype, "chain restored once startTurn settled");
+  }
+});
+
+test("after dispose, a saved steerTurn reference and a hook stacked on this one use the desktop's own path", async () => {
+  const manager = new RequestManager(answers("activeTurn"));
+  const first = install(manager);
+  const saved = manager.steerTurn;
+  const second = install(manager);
+  first.dispose();
+  await callSteer(manager, "t", "x"); // through the second hook, whose original is the first's wrapper
+  await saved.call(manager, "t", [{ type: "text", text: "y" }], {}, "fast");
+  assert.deepEqual(methods(manager).filter((m) => m === "turn/steer").length, 2);
+  second.dispose();
+});
+
+test("a failure of startTurn after the rewritten steer left is outcomeUnknown, not a plain failure", async () => {
+  const manager = new RequestManager(answers("newTurn"));
+  manager.startTurn = function (threadId, submission) {
+    this.started.push({ threadId, submission });
+    return this.sendRequest("turn/start", submission.request, {}).then(() => { throw new Error("the desktop failed rendering"); });
+  };
+  install(manager);
+  const { error } = await settle(callSteer(manager, "t", "x"));
+  assert.equal(error.kind, "outcomeUnknown");
+  assert.deepEqual(methods(manager), ["codexhost/thread/steering/inspect", "turn/steer"]);
 });
