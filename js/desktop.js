@@ -273,9 +273,13 @@ class Hook {
     return get ? attempt(get, this.manager, []).value : undefined;
   }
 
-  /** The desktop's `submissionHost` answer for `threadId` (undefined when absent or it threw). */
-  askHost(name, threadId) {
-    const host = field(field(this.coordinator(), "options"), "submissionHost");
+  /** The desktop's `submissionHost` (undefined when it has none). */
+  submissionHost() {
+    return field(field(this.coordinator(), "options"), "submissionHost");
+  }
+
+  /** `host[name](threadId)` (undefined when absent or it threw). */
+  askHost(host, name, threadId) {
     const fn = method(host, name);
     return fn ? attempt(fn, host, [threadId]).value : undefined;
   }
@@ -356,12 +360,13 @@ class Hook {
   async newTurn(threadId, args) {
     const input = args[1];
     const restore = args[2];
-    const expectedTurnId = id(this.askHost("getActiveTurnId", threadId));
+    const host = this.submissionHost();
+    const expectedTurnId = id(this.askHost(host, "getActiveTurnId", threadId));
     if (expectedTurnId === undefined) {
       const detail = "the desktop's submission binding is missing: a new turn cannot be started";
       throw fail("missingBinding", "", detail, input);
     }
-    if (this.askHost("hasPendingTurnStart", threadId) === true) throw fail("pendingTurnStart", "", undefined, input);
+    if (this.askHost(host, "hasPendingTurnStart", threadId) === true) throw fail("pendingTurnStart", "", undefined, input);
     if (args[7] !== undefined && args[7] !== null) {
       throw fail("invalidInput", "", "a steer cannot replace a tool response", input);
     }
