@@ -58,8 +58,8 @@ pub fn hook_failure(kind: &str, method: &str, detail: JsValue, input: JsValue) -
         },
         _ => Failure::disposed(),
     };
-    let draft = read_draft(&input).unwrap_or_else(|_| Json::no_items());
-    to_js_error(&SteeringError::new(failure, draft, Trace::default()), &input)
+    // `draft` is `input` itself (by identity, `to_js_error`), so it is not read here.
+    to_js_error(&SteeringError::new(failure, Json::no_items(), Trace::default()), &input)
 }
 
 /// Reads `{ code, message, data? }` from a rejection through the front door.
