@@ -194,9 +194,11 @@ impl AcpEngine {
         self.request(op_id, method, params, timeout, true, now);
     }
 
-    /// Starts what may start in `session_id`, oldest first.
+    /// Starts what may start in `session_id`, oldest first. Each pass starts
+    /// the head or returns, so it runs at most once per queued message (a
+    /// dispatch that put its message straight back would otherwise spin).
     fn pump(&mut self, session_id: &str, now: u64) {
-        loop {
+        for _ in 0..self.lanes.queued_ops(session_id).len() {
             if self.lanes.in_flight(session_id).is_some() {
                 return;
             }
@@ -206,7 +208,9 @@ impl AcpEngine {
             if running && (must_prompt || self.path() == SteerPath::Queue) {
                 return;
             }
-            self.lanes.start_next(session_id);
+            if self.lanes.start_next(session_id) != Some(head) {
+                return;
+            }
             self.dispatch(head, now);
             self.dialect.touched.insert(session_id.into());
         }
