@@ -71,14 +71,15 @@ for (const l of lines) console.log(fmt(l));
 
 const wasm = readFileSync(join(root, "pkg", "renderer_steering_bg.wasm"));
 const glue = readFileSync(join(root, "pkg", "renderer_steering.js"));
-// The desktop hook left the wasm for pkg/desktop.js: counted with the
-// engine, as shipped and without its comments (what a minifier keeps at least).
-const hook = readFileSync(join(root, "pkg", "desktop.js"));
+// The desktop hook left the wasm for pkg/desktop*.js (three modules):
+// counted with the engine, as shipped and without its comments (what a
+// minifier keeps at least), the three files gzip'd together.
+const hook = Buffer.concat(["desktop.js", "desktop-new-turn.js", "desktop-safety.js"].map((f) => readFileSync(join(root, "pkg", f))));
 const ts = (await import("typescript")).default;
 const bare = Buffer.from(ts.transpileModule(hook.toString(), { compilerOptions: { removeComments: true, target: ts.ScriptTarget.ES2022 } }).outputText);
 const gz = (b) => gzipSync(b, { level: 9 }).length;
 console.log(`\npackage size: wasm ${wasm.length} B raw / ${gz(wasm)} B gzip -9; JS glue ${glue.length} B raw / ${gz(glue)} B gzip -9; ` +
-  `desktop hook (pkg/desktop.js) ${gz(hook)} B gzip -9 as shipped, ${gz(bare)} B without comments`);
+  `desktop hook (pkg/desktop*.js) ${gz(hook)} B gzip -9 as shipped, ${gz(bare)} B without comments`);
 console.log(`total gzip -9 (wasm + glue + desktop hook without comments): ${gz(wasm) + gz(glue) + gz(bare)} B`);
 
 // Needs target/floor-pkg/ (scripts/build-floor.sh; scripts/bench.sh builds it).

@@ -1,0 +1,125 @@
+// Never-throwing reads and bounded waits on the desktop's objects, shared by
+// the desktop hook's files: a throwing getter or a Proxy trap reads as
+// absent, a call that throws becomes `{ threw }`, and every wait ends by a
+// bound or on dispose().
+import { api } from "./api.js";
+
+/** Longest id accepted (the engine's `MAX_ID_UNITS`). */
+const MAX_ID_UNITS = 4096;
+
+/** Logs a failure of app code; never throws, even if `console` does. */
+export function report(what, error) {
+  try {
+    console.error(`renderer-steering: ${what}`, error);
+  } catch {
+    // Nothing sensible is left to do.
+  }
+}
+
+/** `object[key]`, or undefined when absent, not an object, or unreadable. */
+export function field(object, key) {
+  if ((typeof object !== "object" || object === null) && typeof object !== "function") return undefined;
+  try {
+    return object[key];
+  } catch {
+    return undefined;
+  }
+}
+
+/** A function field, or undefined. */
+export function method(object, key) {
+  const value = field(object, key);
+  return typeof value === "function" ? value : undefined;
+}
+
+/** A string id of bounded length, or undefined. */
+export function id(value) {
+  return typeof value === "string" && value.length <= MAX_ID_UNITS ? value : undefined;
+}
+
+/** Calls `fn` with `this`; a throw becomes `{ threw }` (nothing escapes). */
+export function attempt(fn, self, args) {
+  try {
+    return { value: Reflect.apply(fn, self, args) };
+  } catch (error) {
+    return { threw: error };
+  }
+}
+
+export function randomId() {
+  try {
+    if (typeof crypto?.randomUUID === "function") return crypto.randomUUID();
+  } catch {
+    // Fall back below.
+  }
+  let hex = "";
+  for (let i = 0; i < 4; i++) hex += Math.floor(Math.random() * 2 ** 32).toString(16).padStart(8, "0");
+  return hex;
+}
+
+/** Ends every `bounded` wait of one hook at once (on dispose). */
+export function canceller() {
+  const waiting = new Set();
+  let cancelled = false;
+  return {
+    waiting,
+    isCancelled: () => cancelled,
+    cancel() {
+      cancelled = true;
+      for (const end of waiting) end({ kind: "cancelled" });
+      waiting.clear();
+    },
+  };
+}
+
+/**
+ * Waits for what a call returned (a value or a promise of it) for at most
+ * `ms`, or until `cancel` fires. Resolves (never rejects) with
+ * `{ kind: "ok", value }`, `{ kind: "error", error }`, `{ kind: "timeout" }`
+ * or `{ kind: "cancelled" }`. A call that threw is `error` at once.
+ */
+export function bounded(called, ms, cancel) {
+  if ("threw" in called) return Promise.resolve({ kind: "error", error: called.threw });
+  return new Promise((resolve) => {
+    if (cancel.isCancelled()) return resolve({ kind: "cancelled" });
+    const end = (how) => {
+      clearTimeout(timer);
+      cancel.waiting.delete(end);
+      resolve(how);
+    };
+    const timer = setTimeout(() => end({ kind: "timeout" }), ms);
+    cancel.waiting.add(end);
+    new Promise((settle) => settle(called.value)).then(
+      (value) => end({ kind: "ok", value }),
+      (error) => end({ kind: "error", error }),
+    );
+  });
+}
+
+/** A rejection this package made (passed through unchanged). */
+export function isSteeringError(error) {
+  try {
+    return typeof error === "object" && error !== null && error.name === "SteeringError";
+  } catch {
+    return false;
+  }
+}
+
+/** The hook's own failure, built by the engine (kind, code, words); `draft` is `input`. */
+export function fail(kind, methodName, detail, input) {
+  return api.__hookFailure(kind, methodName, detail, input);
+}
+
+/** Where a newTurn's `turn/start` is waited for (ids may hold any character). */
+export const routeKey = (threadId, messageId) => JSON.stringify([threadId, messageId]);
+
+/** A short, never-throwing description of a thrown value. */
+export function describe(error) {
+  try {
+    if (typeof error === "string") return error.slice(0, 1000);
+    if (error instanceof Error && typeof error.message === "string") return error.message.slice(0, 1000);
+  } catch {
+    // A Proxy or a throwing getter.
+  }
+  return "a value that cannot be described";
+}
