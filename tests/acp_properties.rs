@@ -65,7 +65,7 @@ fn answer_for(r: &OutgoingRequest, kind: u8, next_id: &mut u32) -> (HostAnswer, 
         ("_session/steering", 3) => (ok(json!({ "outcome": "startedNewTurn" })), false),
         ("_session/steering", 4) => (ok(json!({ "outcome": "failed" })), false),
         ("_session/steering", 5) => (err(-32601, None), true),
-        ("session/inject", 0 | 1 | 2) => {
+        ("session/inject", 0..=2) => {
             *next_id += 1;
             (ok(json!({ "messageId": format!("m{next_id}") })), false)
         }

@@ -58,7 +58,7 @@ fn the_path_is_chosen_from_initialize_in_order_and_gated_strictly() {
 #[test]
 fn nothing_is_probed_with_a_request() {
     let mut e = ext_agent();
-    assert!(e.poll_action().map_or(true, |a| !matches!(a, Action::Send(_))));
+    assert!(e.poll_action().is_none_or(|a| !matches!(a, Action::Send(_))));
     e.prompt_sent("s");
     let log = run(&mut e, 0, silent);
     assert!(log.sent.is_empty());

@@ -75,7 +75,7 @@ impl Host {
     fn handle(&mut self, r: &OutgoingRequest) -> (HostAnswer, bool) {
         let params = r.params.value();
         let thread = params["threadId"].as_str().unwrap_or_default().to_string();
-        let unknown = |m: &str| HostAnswer::Error(RpcError::new(-32600, &format!("Invalid request: unknown variant `{m}`")));
+        let unknown = |m: &str| HostAnswer::Error(RpcError::new(-32600, format!("Invalid request: unknown variant `{m}`")));
         match r.method {
             "codexhost/thread/steering/inspect" if self.dedupes => (HostAnswer::Result(json!({ "delivery": "activeTurn" }).into()), false),
             "thread/read" if params["includeTurns"] == json!(true) => {

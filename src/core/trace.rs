@@ -4,8 +4,9 @@ use serde::Serialize;
 use super::json::Json;
 use super::json_rpc::RpcError;
 
-/// How one probe ended. A result is recorded as its [`summary`], not whole
-/// (a `thread/read` with turns can be megabytes).
+/// How one probe ended. A result is recorded as a summary, not whole (a
+/// `thread/read` with turns can be megabytes): kept as is up to 1,024 bytes
+/// of JSON text, otherwise the string `"[N bytes of JSON]"`.
 ///
 /// ```
 /// use renderer_steering::core::ProbeAnswer;
@@ -15,7 +16,7 @@ use super::json_rpc::RpcError;
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase", tag = "kind", content = "value")]
 pub enum ProbeAnswer {
-    /// The host's result, summarised ([`summary`]).
+    /// The host's result, summarised (whole up to 1,024 bytes of JSON text).
     Result(Json),
     /// The host's JSON-RPC error.
     Error(RpcError),
