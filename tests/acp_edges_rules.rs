@@ -7,7 +7,7 @@ mod common;
 
 use common::run;
 use renderer_steering::core::acp::{AcpEngine, AcpOutcome, InputMode, SteerPath};
-use renderer_steering::core::requests::HostAnswer;
+use renderer_steering::core::HostAnswer;
 use renderer_steering::core::RpcError;
 use serde_json::json;
 

@@ -7,7 +7,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use proptest::prelude::*;
 use renderer_steering::core::acp::{AcpEngine, AcpOutcome};
-use renderer_steering::core::requests::HostAnswer;
+use renderer_steering::core::HostAnswer;
 use renderer_steering::core::{Action, Json, OpId, OutgoingRequest, RequestId, RpcError, Timeouts};
 use serde_json::{json, Value};
 

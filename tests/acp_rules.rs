@@ -5,7 +5,7 @@ mod common;
 
 use common::run;
 use renderer_steering::core::acp::{AcpEngine, AcpOutcome, Capabilities, InputMode, SteerPath};
-use renderer_steering::core::requests::HostAnswer;
+use renderer_steering::core::HostAnswer;
 use renderer_steering::core::{Action, RpcError, Timeouts};
 use serde_json::json;
 

@@ -5,7 +5,7 @@ mod common;
 
 use common::{err, ok, run, unknown_variant};
 use renderer_steering::core::codexhost::{CodexhostEngine, CodexhostOutcome, SteerRequest, Submitted};
-use renderer_steering::core::requests::HostAnswer;
+use renderer_steering::core::HostAnswer;
 use renderer_steering::core::{Action, OpId, SteeringError, Timeouts};
 use serde_json::{json, Value};
 
@@ -472,7 +472,7 @@ fn duplicate_and_unknown_answers_are_ignored() {
 
 #[test]
 fn the_owner_cache_is_bounded_oldest_first() {
-    use renderer_steering::core::codexhost::decision::OWNER_CACHE;
+    use renderer_steering::core::codexhost::OWNER_CACHE;
     let mut e = engine();
     for i in 0..OWNER_CACHE + 10 {
         e.steer(fresh(&format!("t{i}"), "x"), 0).unwrap();

@@ -11,7 +11,7 @@ use std::collections::BTreeMap;
 
 use proptest::prelude::*;
 use renderer_steering::core::codexhost::{CodexhostEngine, CodexhostOutcome, SteerRequest, Submitted};
-use renderer_steering::core::requests::HostAnswer;
+use renderer_steering::core::HostAnswer;
 use renderer_steering::core::{Action, OpId, OutgoingRequest, RpcError, Timeouts};
 use serde_json::{json, Value};
 

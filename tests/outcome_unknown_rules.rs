@@ -10,7 +10,7 @@ mod common;
 use common::{err, ok, run, unknown_variant, Log};
 use renderer_steering::core::acp::AcpEngine;
 use renderer_steering::core::codexhost::{CodexhostEngine, CodexhostOutcome, SteerOutcome, SteerRequest};
-use renderer_steering::core::requests::HostAnswer;
+use renderer_steering::core::HostAnswer;
 use renderer_steering::core::{Action, OpId, SteeringError, Timeouts};
 use serde_json::{json, Value};
 
@@ -216,33 +216,4 @@ fn acp_a_steer_never_written_is_a_plain_failure_and_retracted() {
     let Some(Action::Complete { result: Err(error), .. }) = done else { panic!("{done:?}") };
     assert_eq!(error.failure.kind(), "transport");
     assert!(log.has_retract());
-}
-
-#[test]
-fn finished_message_ids_are_remembered_up_to_the_bound_oldest_forgotten_first() {
-    use renderer_steering::core::codexhost::recent::{RecentMessages, Remembered, Resubmission, RECENT_MESSAGES};
-    let unknown = || Remembered::Unknown { deduplicated: false, turn_id: None };
-    let mut recent = RecentMessages::default();
-    assert!(recent.is_empty());
-    recent.remember("t", "m-0", unknown());
-    assert_eq!((recent.len(), recent.is_empty()), (1, false));
-    recent.remember("t", "m-0", unknown());
-    assert_eq!(recent.len(), 1, "the same id is one entry");
-    for i in 1..RECENT_MESSAGES + 44 {
-        recent.remember("t", &format!("m-{i}"), unknown());
-    }
-    assert_eq!(recent.len(), RECENT_MESSAGES, "bounded at exactly {RECENT_MESSAGES}");
-    assert_eq!(recent.resubmission("t", Some("m-0")), Resubmission::New, "the oldest was forgotten");
-    assert_eq!(recent.resubmission("t", Some("m-43")), Resubmission::New);
-    assert_eq!(recent.resubmission("t", Some("m-44")), Resubmission::Verify { turn_id: None }, "the oldest kept");
-    let newest = format!("m-{}", RECENT_MESSAGES + 43);
-    assert_eq!(recent.resubmission("t", Some(&newest)), Resubmission::Verify { turn_id: None });
-    // The ring has wrapped: a record is replaced in place, and only that one.
-    recent.remember("t", &newest, Remembered::Unknown { deduplicated: true, turn_id: None });
-    assert_eq!(recent.len(), RECENT_MESSAGES);
-    assert_eq!(recent.resubmission("t", Some(&newest)), Resubmission::New);
-    for i in 44..RECENT_MESSAGES + 43 {
-        let id = format!("m-{i}");
-        assert_eq!(recent.resubmission("t", Some(&id)), Resubmission::Verify { turn_id: None }, "{id} untouched");
-    }
 }

@@ -4,7 +4,7 @@
 
 use libfuzzer_sys::fuzz_target;
 use renderer_steering::core::acp::AcpEngine;
-use renderer_steering::core::requests::HostAnswer;
+use renderer_steering::core::HostAnswer;
 use renderer_steering::core::{Action, Json, Timeouts};
 use serde_json::json;
 

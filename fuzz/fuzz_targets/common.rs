@@ -1,5 +1,5 @@
 // Shared by the targets: turn fuzz bytes into host answers.
-use renderer_steering::core::requests::HostAnswer;
+use renderer_steering::core::HostAnswer;
 use renderer_steering::core::{Json, RpcError};
 
 /// Splits the input into chunks at 0xFF; each chunk becomes one answer.

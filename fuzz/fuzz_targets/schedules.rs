@@ -8,7 +8,7 @@ use std::collections::BTreeMap;
 use libfuzzer_sys::fuzz_target;
 use renderer_steering::core::acp::AcpEngine;
 use renderer_steering::core::codexhost::{CodexhostEngine, SteerRequest, Submitted};
-use renderer_steering::core::driven::Driven;
+use renderer_steering::core::Driven;
 use renderer_steering::core::{Action, OpId, RequestId, Timeouts};
 use serde_json::json;
 

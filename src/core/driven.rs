@@ -26,7 +26,7 @@ use super::requests::HostAnswer;
 ///
 /// ```
 /// use renderer_steering::core::codexhost::CodexhostEngine;
-/// use renderer_steering::core::driven::Driven;
+/// use renderer_steering::core::Driven;
 /// use renderer_steering::core::Action;
 /// fn drain<E: Driven>(e: &mut E) -> usize { std::iter::from_fn(|| e.poll_action()).count() }
 /// let mut e = CodexhostEngine::new(Default::default());

@@ -9,44 +9,26 @@ use super::json::Json;
 use super::sorted_map::SortedMap;
 
 /// Identity of a submission for the "same message joins" rule.
-///
-/// ```
-/// use renderer_steering::core::flight::Ticket;
-/// let t = Ticket { op: renderer_steering::core::OpId(1), message_id: Some("m".into()), draft: vec![].into() };
-/// assert!(t.same_message(&t.clone()));
-/// ```
 #[derive(Debug, Clone, PartialEq)]
-pub struct Ticket {
+pub(crate) struct Ticket {
     /// The submission.
-    pub op: OpId,
+    pub(crate) op: OpId,
     /// The caller's message id, if any.
-    pub message_id: Option<String>,
+    pub(crate) message_id: Option<String>,
     /// The input, for comparing.
-    pub draft: Json,
+    pub(crate) draft: Json,
 }
 
 impl Ticket {
     /// Same caller message id and same input.
-    ///
-    /// ```
-    /// # use renderer_steering::core::flight::Ticket;
-    /// # use renderer_steering::core::OpId;
-    /// let a = Ticket { op: OpId(1), message_id: None, draft: vec![].into() };
-    /// assert!(!a.same_message(&a.clone()), "no id: never the same submission");
-    /// ```
-    pub fn same_message(&self, other: &Ticket) -> bool {
+    pub(crate) fn same_message(&self, other: &Ticket) -> bool {
         self.message_id.is_some() && self.message_id == other.message_id && self.draft == other.draft
     }
 }
 
 /// What admission decided.
-///
-/// ```
-/// use renderer_steering::core::flight::Admission;
-/// assert_ne!(Admission::Start, Admission::Queued);
-/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Admission {
+pub(crate) enum Admission {
     /// It is now the one in flight.
     Start,
     /// It is the same submission as the one in flight (that op): send nothing.
@@ -64,34 +46,14 @@ struct Lane {
 }
 
 /// Per-key (thread or session) flight control.
-///
-/// ```
-/// use renderer_steering::core::flight::{Admission, Lanes, Ticket};
-/// use renderer_steering::core::OpId;
-/// let mut lanes = Lanes::default();
-/// let t = |n| Ticket { op: OpId(n), message_id: None, draft: vec![].into() };
-/// assert_eq!(lanes.admit_exclusive("t", t(1)), Admission::Start);
-/// assert_eq!(lanes.admit_exclusive("t", t(2)), Admission::Refused);
-/// lanes.finish("t", OpId(1));
-/// assert_eq!(lanes.admit_exclusive("t", t(3)), Admission::Start);
-/// ```
 #[derive(Debug, Default)]
-pub struct Lanes {
+pub(crate) struct Lanes {
     lanes: SortedMap<String, Lane>,
 }
 
 impl Lanes {
     /// codexhost rule: start when idle, join the same message, refuse another.
-    ///
-    /// ```
-    /// # use renderer_steering::core::flight::{Admission, Lanes, Ticket};
-    /// # use renderer_steering::core::OpId;
-    /// let mut lanes = Lanes::default();
-    /// let t = |n| Ticket { op: OpId(n), message_id: Some("m".into()), draft: vec![].into() };
-    /// lanes.admit_exclusive("t", t(1));
-    /// assert_eq!(lanes.admit_exclusive("t", t(2)), Admission::Join(OpId(1)));
-    /// ```
-    pub fn admit_exclusive(&mut self, key: &str, ticket: Ticket) -> Admission {
+    pub(crate) fn admit_exclusive(&mut self, key: &str, ticket: Ticket) -> Admission {
         let lane = self.lanes.get_or_insert_with(key.to_string(), Default::default);
         match &lane.in_flight {
             None => {
@@ -105,16 +67,7 @@ impl Lanes {
 
     /// ACP rule: start only when `may_start`, nothing is in flight and nothing
     /// is queued; otherwise wait at the tail (a steer never jumps the queue).
-    ///
-    /// ```
-    /// # use renderer_steering::core::flight::{Admission, Lanes, Ticket};
-    /// # use renderer_steering::core::OpId;
-    /// let mut lanes = Lanes::default();
-    /// let t = |n| Ticket { op: OpId(n), message_id: None, draft: vec![].into() };
-    /// assert_eq!(lanes.admit_fifo("s", t(1), false), Admission::Queued);
-    /// assert_eq!(lanes.admit_fifo("s", t(2), true), Admission::Queued, "never overtakes");
-    /// ```
-    pub fn admit_fifo(&mut self, key: &str, ticket: Ticket, may_start: bool) -> Admission {
+    pub(crate) fn admit_fifo(&mut self, key: &str, ticket: Ticket, may_start: bool) -> Admission {
         let lane = self.lanes.get_or_insert_with(key.to_string(), Default::default);
         if may_start && lane.in_flight.is_none() && lane.queued.is_empty() {
             lane.in_flight = Some(ticket);
@@ -127,16 +80,7 @@ impl Lanes {
 
     /// Puts a submission back at the head of the queue (it was not consumed
     /// and must keep its place, e.g. steering turned out to be unsupported).
-    ///
-    /// ```
-    /// # use renderer_steering::core::flight::{Lanes, Ticket};
-    /// # use renderer_steering::core::OpId;
-    /// let mut lanes = Lanes::default();
-    /// lanes.admit_fifo("s", Ticket { op: OpId(1), message_id: None, draft: vec![].into() }, true);
-    /// lanes.requeue_front("s", OpId(1));
-    /// assert_eq!(lanes.queued_ops("s"), vec![OpId(1)]);
-    /// ```
-    pub fn requeue_front(&mut self, key: &str, op: OpId) {
+    pub(crate) fn requeue_front(&mut self, key: &str, op: OpId) {
         if let Some(lane) = self.lanes.get_mut(key) {
             if let Some(ticket) = lane.in_flight.take_if(|t| t.op == op) {
                 lane.queued.push_front(ticket);
@@ -145,16 +89,7 @@ impl Lanes {
     }
 
     /// Moves the head of the queue into flight, if nothing is in flight.
-    ///
-    /// ```
-    /// # use renderer_steering::core::flight::{Lanes, Ticket};
-    /// # use renderer_steering::core::OpId;
-    /// let mut lanes = Lanes::default();
-    /// lanes.admit_fifo("s", Ticket { op: OpId(1), message_id: None, draft: vec![].into() }, false);
-    /// assert_eq!(lanes.start_next("s"), Some(OpId(1)));
-    /// assert_eq!(lanes.start_next("s"), None);
-    /// ```
-    pub fn start_next(&mut self, key: &str) -> Option<OpId> {
+    pub(crate) fn start_next(&mut self, key: &str) -> Option<OpId> {
         let lane = self.lanes.get_mut(key)?;
         if lane.in_flight.is_some() {
             return None;
@@ -167,16 +102,7 @@ impl Lanes {
 
     /// Ends a submission (in flight or queued); empty lanes are dropped so
     /// per-key state does not grow.
-    ///
-    /// ```
-    /// # use renderer_steering::core::flight::{Lanes, Ticket};
-    /// # use renderer_steering::core::OpId;
-    /// let mut lanes = Lanes::default();
-    /// lanes.admit_exclusive("t", Ticket { op: OpId(1), message_id: None, draft: vec![].into() });
-    /// lanes.finish("t", OpId(1));
-    /// assert_eq!(lanes.len(), 0);
-    /// ```
-    pub fn finish(&mut self, key: &str, op: OpId) {
+    pub(crate) fn finish(&mut self, key: &str, op: OpId) {
         if let Some(lane) = self.lanes.get_mut(key) {
             if lane.in_flight.as_ref().is_some_and(|t| t.op == op) {
                 lane.in_flight = None;
@@ -189,42 +115,26 @@ impl Lanes {
     }
 
     /// The submission in flight for `key`.
-    ///
-    /// ```
-    /// # use renderer_steering::core::flight::Lanes;
-    /// assert_eq!(Lanes::default().in_flight("t"), None);
-    /// ```
-    pub fn in_flight(&self, key: &str) -> Option<OpId> {
+    pub(crate) fn in_flight(&self, key: &str) -> Option<OpId> {
         self.lanes.get(key)?.in_flight.as_ref().map(|t| t.op)
     }
 
     /// The queued submissions for `key`, oldest first.
-    ///
-    /// ```
-    /// # use renderer_steering::core::flight::Lanes;
-    /// assert!(Lanes::default().queued_ops("s").is_empty());
-    /// ```
-    pub fn queued_ops(&self, key: &str) -> Vec<OpId> {
+    pub(crate) fn queued_ops(&self, key: &str) -> Vec<OpId> {
         self.lanes.get(key).map(|l| l.queued.iter().map(|t| t.op).collect()).unwrap_or_default()
     }
 
     /// Number of keys with live state.
-    ///
-    /// ```
-    /// # use renderer_steering::core::flight::Lanes;
-    /// assert_eq!(Lanes::default().len(), 0);
-    /// ```
-    pub fn len(&self) -> usize {
+    pub(crate) fn len(&self) -> usize {
         self.lanes.len()
     }
 
     /// True when no key has live state.
-    ///
-    /// ```
-    /// # use renderer_steering::core::flight::Lanes;
-    /// assert!(Lanes::default().is_empty());
-    /// ```
-    pub fn is_empty(&self) -> bool {
+    #[cfg(test)]
+    pub(crate) fn is_empty(&self) -> bool {
         self.lanes.is_empty()
     }
 }
+
+#[cfg(test)]
+mod tests;

@@ -15,7 +15,7 @@ use serde_json::value::RawValue;
 /// One JSON value kept as its text.
 ///
 /// ```
-/// use renderer_steering::core::json::Json;
+/// use renderer_steering::core::Json;
 /// let draft = Json::parse(r#"[{"type":"text","text":"use pnpm"}]"#.into()).unwrap();
 /// assert_eq!(draft.text(), r#"[{"type":"text","text":"use pnpm"}]"#);
 /// assert!(Json::parse("[1,".into()).is_err());
@@ -30,7 +30,7 @@ impl Json {
     /// surrounding whitespace).
     ///
     /// ```
-    /// use renderer_steering::core::json::Json;
+    /// use renderer_steering::core::Json;
     /// assert_eq!(Json::parse("{\"a\":  1}".into()).unwrap().text(), "{\"a\":  1}");
     /// assert!(Json::parse("{} {}".into()).is_err());
     /// ```
@@ -42,7 +42,7 @@ impl Json {
     /// for the crate's own types never happens: they have string keys only).
     ///
     /// ```
-    /// use renderer_steering::core::json::Json;
+    /// use renderer_steering::core::Json;
     /// assert_eq!(Json::of("a \"quote\"").text(), r#""a \"quote\"""#);
     /// ```
     pub fn of<T: Serialize + ?Sized>(value: &T) -> Json {
@@ -52,7 +52,7 @@ impl Json {
     /// The JSON `null`.
     ///
     /// ```
-    /// assert_eq!(renderer_steering::core::json::Json::null().text(), "null");
+    /// assert_eq!(renderer_steering::core::Json::null().text(), "null");
     /// ```
     pub fn null() -> Json {
         Json::of(&())
@@ -61,7 +61,7 @@ impl Json {
     /// The empty array `[]`: the draft of a call that had none.
     ///
     /// ```
-    /// assert_eq!(renderer_steering::core::json::Json::no_items().text(), "[]");
+    /// assert_eq!(renderer_steering::core::Json::no_items().text(), "[]");
     /// ```
     pub fn no_items() -> Json {
         Json::of(&[(); 0])
@@ -70,7 +70,7 @@ impl Json {
     /// The JSON text, exactly as it was given or written.
     ///
     /// ```
-    /// assert_eq!(renderer_steering::core::json::Json::of(&[1, 2]).text(), "[1,2]");
+    /// assert_eq!(renderer_steering::core::Json::of(&[1, 2]).text(), "[1,2]");
     /// ```
     pub fn text(&self) -> &str {
         self.0.get()
@@ -80,7 +80,7 @@ impl Json {
     /// built).
     ///
     /// ```
-    /// use renderer_steering::core::json::Json;
+    /// use renderer_steering::core::Json;
     /// #[derive(serde::Deserialize)]
     /// struct Answer { delivery: String }
     /// let answer = Json::parse(r#"{"delivery":"activeTurn","extra":[1,2,3]}"#.into()).unwrap();
@@ -95,7 +95,7 @@ impl Json {
     /// value is not an object).
     ///
     /// ```
-    /// use renderer_steering::core::json::Json;
+    /// use renderer_steering::core::Json;
     /// let usage = Json::parse(r#"{"inputTokens": 0, "note": {"a": 1}}"#.into()).unwrap();
     /// let names: Vec<String> = usage.entries().unwrap().into_iter().map(|(k, _)| k).collect();
     /// assert_eq!(names, ["inputTokens", "note"]);
@@ -109,7 +109,7 @@ impl Json {
     /// key repeats); `None` when absent or when the value is not an object.
     ///
     /// ```
-    /// use renderer_steering::core::json::Json;
+    /// use renderer_steering::core::Json;
     /// let answer = Json::parse(r#"{"stopReason": "cancelled", "stopReason": "end_turn"}"#.into()).unwrap();
     /// assert_eq!(answer.field("stopReason").unwrap().text(), r#""end_turn""#);
     /// assert!(answer.field("usage").is_none());
@@ -121,7 +121,7 @@ impl Json {
     /// The field at a path of keys (`at(&["a", "b"])` is `a.b`).
     ///
     /// ```
-    /// use renderer_steering::core::json::Json;
+    /// use renderer_steering::core::Json;
     /// let caps = Json::of(&serde_json::json!({"session": {"inject": {"modes": ["steer"]}}}));
     /// assert_eq!(caps.at(&["session", "inject", "modes"]).unwrap().text(), r#"["steer"]"#);
     /// assert!(caps.at(&["session", "other"]).is_none());
@@ -139,7 +139,7 @@ impl Json {
     /// `=== true`).
     ///
     /// ```
-    /// use renderer_steering::core::json::Json;
+    /// use renderer_steering::core::Json;
     /// assert!(Json::of(&true).is_true());
     /// assert!(!Json::of(&"true").is_true() && !Json::of(&1).is_true());
     /// ```
@@ -151,7 +151,7 @@ impl Json {
     /// engines never build one).
     ///
     /// ```
-    /// use renderer_steering::core::json::Json;
+    /// use renderer_steering::core::Json;
     /// assert_eq!(Json::of(&[1]).value(), serde_json::json!([1]));
     /// ```
     pub fn value(&self) -> serde_json::Value {

@@ -4,12 +4,14 @@
 //!
 //! Shared machinery (one place for each rule):
 //! - [`content`]: validating a draft and handing it back untouched;
-//! - [`flight`]: one steer in flight per thread/session, FIFO queue, dedupe;
-//! - [`requests`]: every host call is bounded by a deadline;
+//! - `flight`: one steer in flight per thread/session, FIFO queue, dedupe;
+//! - `requests`: every host call is bounded by a deadline (a call's answer
+//!   comes back as a [`HostAnswer`]);
 //! - `engine`: the engine base both dialects share (`Engine<D: Dialect>`:
 //!   the ops, lanes, pending requests and action queue, the one place an op
-//!   finishes, and the one [`driven::Driven`] implementation);
-//! - [`json`]: JSON the engine carries as text (drafts, answers, params);
+//!   finishes, and the one [`Driven`] implementation);
+//! - `json`: JSON the engine carries as text ([`Json`]: drafts, answers,
+//!   params);
 //! - `action`: what an engine asks its driver to do ([`Action`]);
 //! - [`error`] and `trace`: typed failures that carry the draft and the
 //!   decision trace.
@@ -23,20 +25,22 @@ pub mod acp;
 pub(crate) mod action;
 pub mod codexhost;
 pub mod content;
-pub mod driven;
+mod driven;
 pub(crate) mod engine;
 pub mod error;
-pub mod flight;
-pub mod json;
+pub(crate) mod flight;
+mod json;
 pub(crate) mod json_rpc;
-pub mod requests;
-pub mod sorted_map;
+mod requests;
+pub(crate) mod sorted_map;
 pub mod timeouts;
 pub(crate) mod trace;
 
 pub use action::{Action, OpId, OutgoingRequest};
+pub use driven::Driven;
 pub use error::{Failure, SteeringError};
 pub use json::Json;
 pub use json_rpc::{RequestId, RpcError};
+pub use requests::HostAnswer;
 pub use timeouts::Timeouts;
 pub use trace::{ProbeAnswer, ProbeRecord, Trace};

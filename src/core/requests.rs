@@ -1,7 +1,6 @@
 //! Outstanding host calls and their deadlines. Time is an input: callers pass
 //! `now` in milliseconds; nothing here reads a clock.
 
-
 use super::action::{OpId, OutgoingRequest};
 use super::error::Failure;
 use super::json::Json;
@@ -11,7 +10,7 @@ use super::sorted_map::SortedMap;
 /// What came back for a host call.
 ///
 /// ```
-/// use renderer_steering::core::requests::HostAnswer;
+/// use renderer_steering::core::HostAnswer;
 /// let a = HostAnswer::Result(serde_json::json!({"turnId": "t"}).into());
 /// assert!(matches!(a, HostAnswer::Result(_)));
 /// ```
@@ -23,7 +22,8 @@ pub enum HostAnswer {
     Error(RpcError),
     /// The transport failed (closed, write error, garbled frame).
     Transport(String),
-    /// The engine's own bound passed (produced by [`PendingRequests::expire`]).
+    /// The engine's own bound passed (the engine produces it when a request's
+    /// deadline is reached).
     Timeout,
     /// An answer arrived but could not be read as JSON (e.g. `undefined`, a function).
     Unreadable(String),
@@ -35,14 +35,7 @@ pub enum HostAnswer {
 impl HostAnswer {
     /// The host's result, or the [`FailedAnswer`] this answer is instead
     /// (whose mapping to a [`Failure`] is total: no case left to invent).
-    ///
-    /// ```
-    /// use renderer_steering::core::requests::{FailedAnswer, HostAnswer};
-    /// let ok = HostAnswer::Result(serde_json::json!({"turnId": "t"}).into());
-    /// assert_eq!(ok.result().unwrap().value()["turnId"], "t");
-    /// assert_eq!(HostAnswer::Timeout.result(), Err(FailedAnswer::Timeout));
-    /// ```
-    pub fn result(&self) -> Result<&Json, FailedAnswer<'_>> {
+    pub(crate) fn result(&self) -> Result<&Json, FailedAnswer<'_>> {
         match self {
             HostAnswer::Result(value) => Ok(value),
             HostAnswer::Error(error) => Err(FailedAnswer::Error(error)),
@@ -56,16 +49,8 @@ impl HostAnswer {
 
 /// A [`HostAnswer`] that is not a result ([`HostAnswer::result`]): every
 /// case is a failure, so both mappings below are total.
-///
-/// ```
-/// use renderer_steering::core::requests::{FailedAnswer, HostAnswer};
-/// use renderer_steering::core::RpcError;
-/// let answer = HostAnswer::Error(RpcError::new(-32074, "not active"));
-/// let Err(failed) = answer.result() else { unreachable!() };
-/// assert!(matches!(failed, FailedAnswer::Error(e) if e.code == -32074));
-/// ```
 #[derive(Debug, Clone, Copy, PartialEq)]
-pub enum FailedAnswer<'a> {
+pub(crate) enum FailedAnswer<'a> {
     /// JSON-RPC error.
     Error(&'a RpcError),
     /// The transport failed (closed, write error, garbled frame).
@@ -81,14 +66,7 @@ pub enum FailedAnswer<'a> {
 impl FailedAnswer<'_> {
     /// The failure this answer means for `method` (a probe, or any request
     /// that does not carry the message).
-    ///
-    /// ```
-    /// use renderer_steering::core::requests::FailedAnswer;
-    /// let f = FailedAnswer::Timeout.failure("thread/read", Some(10));
-    /// assert_eq!(f.message(), "thread/read got no answer within 10 ms");
-    /// assert_eq!(FailedAnswer::Unreadable("undefined").failure("thread/read", None).kind(), "malformedAnswer");
-    /// ```
-    pub fn failure(self, method: &str, timeout_ms: Option<u64>) -> Failure {
+    pub(crate) fn failure(self, method: &str, timeout_ms: Option<u64>) -> Failure {
         match self {
             FailedAnswer::Error(error) => Failure::rpc(method, error.clone()),
             FailedAnswer::Transport(detail) | FailedAnswer::NotSent(detail) => Failure::transport(method, detail),
@@ -102,13 +80,7 @@ impl FailedAnswer<'_> {
     /// never written is a plain transport failure (both safe to send
     /// again); anything else after the write (timeout, lost connection,
     /// unreadable answer) is [`Failure::OutcomeUnknown`].
-    ///
-    /// ```
-    /// use renderer_steering::core::requests::FailedAnswer;
-    /// assert_eq!(FailedAnswer::Timeout.after_write("turn/steer", Some(5)).kind(), "outcomeUnknown");
-    /// assert_eq!(FailedAnswer::NotSent("closed").after_write("turn/steer", None).kind(), "transport");
-    /// ```
-    pub fn after_write(self, method: &str, timeout_ms: Option<u64>) -> Failure {
+    pub(crate) fn after_write(self, method: &str, timeout_ms: Option<u64>) -> Failure {
         let failure = self.failure(method, timeout_ms);
         match self {
             FailedAnswer::Error(_) | FailedAnswer::NotSent(_) => failure,
@@ -119,52 +91,31 @@ impl FailedAnswer<'_> {
     }
 }
 
-/// One call that has not been answered.
-///
-/// ```
-/// use renderer_steering::core::requests::PendingRequests;
-/// use renderer_steering::core::OpId;
-/// let mut p = PendingRequests::default();
-/// let r = p.issue(OpId(1), "thread/read", serde_json::json!({}).into(), Some(5), false, 100);
-/// assert_eq!(p.get(r.id).unwrap().deadline, Some(105));
-/// ```
+/// One call that has not been answered. `pub` only because the engine's
+/// dialect hook (a crate-private trait) receives it: not nameable outside
+/// the crate.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Pending {
     /// The submission it serves.
-    pub op: OpId,
+    pub(crate) op: OpId,
     /// Its method.
-    pub method: &'static str,
+    pub(crate) method: &'static str,
     /// When it times out (ms), if bounded.
-    pub deadline: Option<u64>,
+    pub(crate) deadline: Option<u64>,
     /// Its bound.
-    pub timeout_ms: Option<u64>,
+    pub(crate) timeout_ms: Option<u64>,
 }
 
 /// All outstanding calls of one engine.
-///
-/// ```
-/// use renderer_steering::core::requests::PendingRequests;
-/// let p = PendingRequests::default();
-/// assert_eq!(p.next_deadline(), None);
-/// ```
 #[derive(Debug, Default)]
-pub struct PendingRequests {
+pub(crate) struct PendingRequests {
     next: u64,
     open: SortedMap<RequestId, Pending>,
 }
 
 impl PendingRequests {
     /// Registers a call and returns the request to send.
-    ///
-    /// ```
-    /// # use renderer_steering::core::requests::PendingRequests;
-    /// # use renderer_steering::core::OpId;
-    /// let mut p = PendingRequests::default();
-    /// let a = p.issue(OpId(1), "x", serde_json::json!({}).into(), None, false, 0);
-    /// let b = p.issue(OpId(1), "x", serde_json::json!({}).into(), None, false, 0);
-    /// assert_ne!(a.id, b.id);
-    /// ```
-    pub fn issue(
+    pub(crate) fn issue(
         &mut self,
         op: OpId,
         method: &'static str,
@@ -181,56 +132,23 @@ impl PendingRequests {
     }
 
     /// Looks a call up without removing it.
-    ///
-    /// ```
-    /// # use renderer_steering::core::requests::PendingRequests;
-    /// # use renderer_steering::core::RequestId;
-    /// assert!(PendingRequests::default().get(RequestId(9)).is_none());
-    /// ```
-    pub fn get(&self, id: RequestId) -> Option<&Pending> {
+    pub(crate) fn get(&self, id: RequestId) -> Option<&Pending> {
         self.open.get(&id)
     }
 
     /// Removes an answered call; `None` for unknown or already settled ids
     /// (a second answer, or an answer after the timeout, is ignored).
-    ///
-    /// ```
-    /// # use renderer_steering::core::requests::PendingRequests;
-    /// # use renderer_steering::core::OpId;
-    /// let mut p = PendingRequests::default();
-    /// let r = p.issue(OpId(1), "x", serde_json::json!({}).into(), None, false, 0);
-    /// assert!(p.settle(r.id).is_some());
-    /// assert!(p.settle(r.id).is_none());
-    /// ```
-    pub fn settle(&mut self, id: RequestId) -> Option<Pending> {
+    pub(crate) fn settle(&mut self, id: RequestId) -> Option<Pending> {
         self.open.remove(&id)
     }
 
     /// The earliest deadline, for the driver's single timer.
-    ///
-    /// ```
-    /// # use renderer_steering::core::requests::PendingRequests;
-    /// # use renderer_steering::core::OpId;
-    /// let mut p = PendingRequests::default();
-    /// p.issue(OpId(1), "x", serde_json::json!({}).into(), Some(50), false, 10);
-    /// p.issue(OpId(2), "x", serde_json::json!({}).into(), Some(20), false, 10);
-    /// assert_eq!(p.next_deadline(), Some(30));
-    /// ```
-    pub fn next_deadline(&self) -> Option<u64> {
+    pub(crate) fn next_deadline(&self) -> Option<u64> {
         self.open.values().filter_map(|p| p.deadline).min()
     }
 
     /// Removes and returns every call whose deadline is at or before `now`.
-    ///
-    /// ```
-    /// # use renderer_steering::core::requests::PendingRequests;
-    /// # use renderer_steering::core::OpId;
-    /// let mut p = PendingRequests::default();
-    /// let r = p.issue(OpId(1), "x", serde_json::json!({}).into(), Some(5), false, 0);
-    /// assert!(p.expire(4).is_empty());
-    /// assert_eq!(p.expire(5)[0].0, r.id);
-    /// ```
-    pub fn expire(&mut self, now: u64) -> Vec<(RequestId, Pending)> {
+    pub(crate) fn expire(&mut self, now: u64) -> Vec<(RequestId, Pending)> {
         let due: Vec<RequestId> = self
             .open
             .iter()
@@ -241,50 +159,26 @@ impl PendingRequests {
     }
 
     /// Forgets the calls of one submission (it ended); their late answers are ignored.
-    ///
-    /// ```
-    /// # use renderer_steering::core::requests::PendingRequests;
-    /// # use renderer_steering::core::OpId;
-    /// let mut p = PendingRequests::default();
-    /// p.issue(OpId(1), "x", serde_json::json!({}).into(), None, false, 0);
-    /// p.forget_op(OpId(1));
-    /// assert!(p.is_empty());
-    /// ```
-    pub fn forget_op(&mut self, op: OpId) {
+    pub(crate) fn forget_op(&mut self, op: OpId) {
         self.open.retain(|_, p| p.op != op);
     }
 
     /// Forgets every call (on dispose); late answers are then ignored.
-    ///
-    /// ```
-    /// # use renderer_steering::core::requests::PendingRequests;
-    /// # use renderer_steering::core::OpId;
-    /// let mut p = PendingRequests::default();
-    /// p.issue(OpId(1), "x", serde_json::json!({}).into(), None, false, 0);
-    /// p.clear();
-    /// assert!(p.is_empty());
-    /// ```
-    pub fn clear(&mut self) {
+    pub(crate) fn clear(&mut self) {
         self.open.clear();
     }
 
     /// True when nothing is outstanding.
-    ///
-    /// ```
-    /// # use renderer_steering::core::requests::PendingRequests;
-    /// assert!(PendingRequests::default().is_empty());
-    /// ```
-    pub fn is_empty(&self) -> bool {
+    #[cfg(test)]
+    pub(crate) fn is_empty(&self) -> bool {
         self.open.is_empty()
     }
 
     /// How many calls are outstanding.
-    ///
-    /// ```
-    /// # use renderer_steering::core::requests::PendingRequests;
-    /// assert_eq!(PendingRequests::default().len(), 0);
-    /// ```
-    pub fn len(&self) -> usize {
+    pub(crate) fn len(&self) -> usize {
         self.open.len()
     }
 }
+
+#[cfg(test)]
+mod tests;

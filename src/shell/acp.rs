@@ -13,7 +13,7 @@ use super::ids::now_ms;
 use super::transport::{self, Transport};
 use super::types::{AcpOptions, AcpSendHooks, ChangeCallback, ContentBlocks, InitializeAnswer, JsonObject};
 use crate::core::acp::{AcpEngine, AcpOutcome};
-use crate::core::requests::HostAnswer;
+use crate::core::HostAnswer;
 use crate::core::{Failure, Json, OpId, SteeringError, Trace};
 
 /// The fields of a `session/update`'s `update` the engine reads.

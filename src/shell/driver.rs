@@ -15,8 +15,8 @@ use super::options::is_follower;
 use super::timer::Armed;
 use super::ids::now_ms;
 use super::transport::{self, Transport};
-use crate::core::driven::Driven;
-use crate::core::requests::HostAnswer;
+use crate::core::Driven;
+use crate::core::HostAnswer;
 use crate::core::sorted_map::SortedMap;
 use crate::core::{Action, OpId, RequestId, SteeringError};
 

@@ -16,7 +16,7 @@ use wasm_bindgen::prelude::*;
 
 use super::boundary::{call_host, own_field, settle_answer, MAX_ANSWER_UNITS, MAX_DEPTH, MAX_RELAYED_UNITS};
 use super::options::function_field;
-use crate::core::requests::HostAnswer;
+use crate::core::HostAnswer;
 use crate::core::timeouts::MAX_TIMEOUT_MS;
 use crate::core::{Json, RpcError};
 

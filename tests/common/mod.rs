@@ -2,8 +2,8 @@
 #![allow(dead_code)]
 
 use renderer_steering::core::acp::AcpEngine;
-use renderer_steering::core::driven::Driven;
-use renderer_steering::core::requests::HostAnswer;
+use renderer_steering::core::Driven;
+use renderer_steering::core::HostAnswer;
 use renderer_steering::core::{Action, OpId, OutgoingRequest, RequestId, RpcError, SteeringError, Timeouts};
 use serde_json::{json, Value};
 

@@ -4,7 +4,7 @@
 
 use crate::common::run;
 use renderer_steering::core::acp::{AcpEngine, AcpOutcome};
-use renderer_steering::core::requests::HostAnswer;
+use renderer_steering::core::HostAnswer;
 use renderer_steering::core::{Action, OpId, RpcError, SteeringError, Timeouts, Trace};
 use serde_json::{json, Value};
 

@@ -4,7 +4,7 @@
 
 use crate::common::run;
 use renderer_steering::core::acp::{AcpEngine, InputMode};
-use renderer_steering::core::requests::HostAnswer;
+use renderer_steering::core::HostAnswer;
 use renderer_steering::core::{Action, RpcError, Timeouts};
 use serde_json::{json, Value};
 

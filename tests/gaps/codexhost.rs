@@ -4,7 +4,7 @@
 
 use crate::common::{err, ok, run};
 use renderer_steering::core::codexhost::{CodexhostEngine, CodexhostOutcome, SteerOutcome, SteerRequest};
-use renderer_steering::core::requests::HostAnswer;
+use renderer_steering::core::HostAnswer;
 use renderer_steering::core::{Action, OpId, RequestId, Timeouts};
 use serde_json::{json, Value};
 

@@ -1,10 +1,10 @@
 //! A generic driver (the wasm shell's) runs either dialect through
-//! `core::driven::Driven`: it must see the next deadline and deliver it.
+//! `core::Driven`: it must see the next deadline and deliver it.
 
 use crate::common::run;
 use renderer_steering::core::acp::AcpEngine;
 use renderer_steering::core::codexhost::{CodexhostEngine, SteerRequest};
-use renderer_steering::core::driven::Driven;
+use renderer_steering::core::Driven;
 use renderer_steering::core::{Action, Timeouts};
 use serde_json::json;
 

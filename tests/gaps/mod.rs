@@ -5,6 +5,3 @@ mod acp_lifecycle;
 mod codexhost;
 mod content;
 mod driven;
-mod flight;
-mod requests;
-mod sorted_map;

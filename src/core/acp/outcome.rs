@@ -131,7 +131,7 @@ mod tests {
     #[test]
     fn steerverdict_1() {
         use crate::core::acp::outcome::{classify_steer, SteerVerdict};
-        use crate::core::requests::HostAnswer;
+        use crate::core::HostAnswer;
         let v = classify_steer("_session/steering", &HostAnswer::Result(serde_json::json!({"outcome": "promptRequired", "reason": "noRunningTurn"}).into()), None);
         assert_eq!(v, SteerVerdict::PromptRequired);
     }
@@ -139,7 +139,7 @@ mod tests {
     #[test]
     fn classify_steer_2() {
         use crate::core::acp::outcome::{classify_steer, SteerVerdict};
-        use crate::core::requests::HostAnswer;
+        use crate::core::HostAnswer;
         let v = classify_steer("session/inject", &HostAnswer::Result(serde_json::json!({"messageId": "m"}).into()), None);
         assert_eq!(v, SteerVerdict::Injected(Some("m".into())));
     }

@@ -12,13 +12,8 @@ use crate::core::requests::{FailedAnswer, HostAnswer};
 use crate::core::sorted_map::{SortedMap, SortedSet};
 
 /// A request the decision can make.
-///
-/// ```
-/// use renderer_steering::core::codexhost::decision::Probe;
-/// assert_eq!(Probe::Inspect.method(), "codexhost/thread/steering/inspect");
-/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Probe {
+pub(crate) enum Probe {
     /// `codexhost/thread/steering/inspect { threadId, text }`.
     Inspect,
     /// `codexhost/thread/ownership/list { threadIds: [threadId] }`.
@@ -31,12 +26,7 @@ const CHAIN: [Probe; 3] = [Probe::Inspect, Probe::OwnershipList, Probe::ThreadRe
 
 impl Probe {
     /// JSON-RPC method.
-    ///
-    /// ```
-    /// # use renderer_steering::core::codexhost::decision::Probe;
-    /// assert_eq!(Probe::ThreadRead.method(), "thread/read");
-    /// ```
-    pub fn method(self) -> &'static str {
+    pub(crate) fn method(self) -> &'static str {
         match self {
             Probe::Inspect => "codexhost/thread/steering/inspect",
             Probe::OwnershipList => "codexhost/thread/ownership/list",
@@ -45,12 +35,7 @@ impl Probe {
     }
 
     /// JSON-RPC params.
-    ///
-    /// ```
-    /// # use renderer_steering::core::codexhost::decision::Probe;
-    /// assert_eq!(Probe::OwnershipList.params("t", "x"), serde_json::json!({"threadIds": ["t"]}));
-    /// ```
-    pub fn params(self, thread_id: &str, text: &str) -> Json {
+    pub(crate) fn params(self, thread_id: &str, text: &str) -> Json {
         match self {
             Probe::Inspect => Json::of(&ThreadParams { thread_id: Some(thread_id), text: Some(text), ..ThreadParams::default() }),
             Probe::OwnershipList => Json::of(&ThreadParams { thread_ids: Some([thread_id]), ..ThreadParams::default() }),
@@ -59,12 +44,7 @@ impl Probe {
     }
 
     /// Trace name of the path this probe decides.
-    ///
-    /// ```
-    /// # use renderer_steering::core::codexhost::decision::Probe;
-    /// assert_eq!(Probe::OwnershipList.path(), "ownershipList");
-    /// ```
-    pub fn path(self) -> &'static str {
+    pub(crate) fn path(self) -> &'static str {
         match self {
             Probe::Inspect => "inspect",
             Probe::OwnershipList => "ownershipList",
@@ -74,14 +54,8 @@ impl Probe {
 }
 
 /// What to do next while deciding.
-///
-/// ```
-/// use renderer_steering::core::codexhost::decision::Step;
-/// use renderer_steering::core::codexhost::Delivery;
-/// assert_eq!(Step::Decided(Delivery::Official), Step::Decided(Delivery::Official));
-/// ```
 #[derive(Debug, Clone, PartialEq)]
-pub enum Step {
+pub(crate) enum Step {
     /// The delivery is known.
     Decided(Delivery),
     /// Send this probe.
@@ -98,14 +72,8 @@ enum KnownOwner {
 
 /// Facts about one host connection: which methods it lacks and who owns the
 /// threads we asked about (an owner never changes).
-///
-/// ```
-/// use renderer_steering::core::codexhost::decision::{Knowledge, Probe, Step};
-/// let k = Knowledge::default();
-/// assert_eq!(k.first_step("t"), Step::Ask(Probe::Inspect));
-/// ```
 #[derive(Debug, Default)]
-pub struct Knowledge {
+pub(crate) struct Knowledge {
     unsupported: SortedSet<&'static str>,
     /// A codexhost method answered on this connection: the host deduplicates
     /// steers by `clientUserMessageId` (a stock app-server does not).
@@ -118,7 +86,7 @@ pub struct Knowledge {
 /// How many thread owners a connection remembers.
 ///
 /// ```
-/// assert_eq!(renderer_steering::core::codexhost::decision::OWNER_CACHE, 4096);
+/// assert_eq!(renderer_steering::core::codexhost::OWNER_CACHE, 4096);
 /// ```
 pub const OWNER_CACHE: usize = 4096;
 
@@ -130,12 +98,7 @@ impl Knowledge {
     /// The first step for a thread: a cached owner decides with no round
     /// trip (codex threads always; external threads only when the host has
     /// no live inspect), otherwise the first probe the host supports.
-    ///
-    /// ```
-    /// # use renderer_steering::core::codexhost::decision::{Knowledge, Probe, Step};
-    /// assert_eq!(Knowledge::default().first_step("t"), Step::Ask(Probe::Inspect));
-    /// ```
-    pub fn first_step(&self, thread_id: &str) -> Step {
+    pub(crate) fn first_step(&self, thread_id: &str) -> Step {
         match self.cached(thread_id) {
             Some(delivery) => Step::Decided(delivery),
             None => self.next_probe_from(0),
@@ -164,16 +127,7 @@ impl Knowledge {
     }
 
     /// Learns from one probe's answer and says what comes next.
-    ///
-    /// ```
-    /// # use renderer_steering::core::codexhost::decision::{Knowledge, Probe, Step};
-    /// # use renderer_steering::core::requests::HostAnswer;
-    /// # use renderer_steering::core::RpcError;
-    /// let mut k = Knowledge::default();
-    /// let step = k.learn(Probe::Inspect, "t", &HostAnswer::Error(RpcError::new(-32601, "nope")), None);
-    /// assert_eq!(step, Step::Ask(Probe::OwnershipList));
-    /// ```
-    pub fn learn(&mut self, probe: Probe, thread_id: &str, answer: &HostAnswer, timeout_ms: Option<u64>) -> Step {
+    pub(crate) fn learn(&mut self, probe: Probe, thread_id: &str, answer: &HostAnswer, timeout_ms: Option<u64>) -> Step {
         let method = probe.method();
         let value = match answer.result() {
             Ok(value) => value,
@@ -242,36 +196,22 @@ impl Knowledge {
     }
 
     /// How many thread owners are remembered.
-    ///
-    /// ```
-    /// # use renderer_steering::core::codexhost::decision::Knowledge;
-    /// assert_eq!(Knowledge::default().remembered(), 0);
-    /// ```
-    pub fn remembered(&self) -> usize {
+    pub(crate) fn remembered(&self) -> usize {
         self.owners.len()
     }
 
     /// Forgets what the old connection lacked (owners are kept: they never change).
-    ///
-    /// ```
-    /// # use renderer_steering::core::codexhost::decision::Knowledge;
-    /// let mut k = Knowledge::default();
-    /// k.connection_replaced();
-    /// assert!(!k.deduplicates(), "a new connection has not shown it deduplicates");
-    /// ```
-    pub fn connection_replaced(&mut self) {
+    pub(crate) fn connection_replaced(&mut self) {
         self.unsupported.clear();
         self.deduplicates = false;
     }
 
     /// True once an inspect or ownership answer showed a codexhost host on
     /// this connection (it deduplicates by `clientUserMessageId`).
-    ///
-    /// ```
-    /// # use renderer_steering::core::codexhost::decision::Knowledge;
-    /// assert!(!Knowledge::default().deduplicates());
-    /// ```
-    pub fn deduplicates(&self) -> bool {
+    pub(crate) fn deduplicates(&self) -> bool {
         self.deduplicates
     }
 }
+
+#[cfg(test)]
+mod tests;

@@ -7,14 +7,16 @@
 //! # drop(engine);
 //! ```
 
-pub mod decision;
+mod decision;
 mod engine;
 mod outcome;
-pub mod recent;
+mod recent;
 pub(crate) mod request;
 pub(crate) mod wire;
 
+pub use decision::OWNER_CACHE;
 pub use engine::CodexhostEngine;
 pub use outcome::{CodexhostOutcome, Decision, SteerOutcome, Submitted};
+pub use recent::RECENT_MESSAGES;
 pub use request::SteerRequest;
 pub use wire::Delivery;

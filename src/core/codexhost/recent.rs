@@ -17,19 +17,13 @@ use crate::core::json::Json;
 /// lookup cheap (and remembering costs no shifting at all).
 ///
 /// ```
-/// assert_eq!(renderer_steering::core::codexhost::recent::RECENT_MESSAGES, 256);
+/// assert_eq!(renderer_steering::core::codexhost::RECENT_MESSAGES, 256);
 /// ```
 pub const RECENT_MESSAGES: usize = 256;
 
 /// What became of a message id.
-///
-/// ```
-/// use renderer_steering::core::codexhost::recent::Remembered;
-/// let r = Remembered::Unknown { deduplicated: false, turn_id: Some("turn-1".into()) };
-/// assert!(matches!(r, Remembered::Unknown { .. }));
-/// ```
 #[derive(Debug, Clone, PartialEq)]
-pub enum Remembered {
+pub(crate) enum Remembered {
     /// The host confirmed it.
     Delivered(SteerOutcome),
     /// It was written and no definite answer came.
@@ -42,13 +36,8 @@ pub enum Remembered {
 }
 
 /// What a resubmission of an id should do.
-///
-/// ```
-/// use renderer_steering::core::codexhost::recent::{RecentMessages, Resubmission};
-/// assert_eq!(RecentMessages::default().resubmission("t", Some("m")), Resubmission::New);
-/// ```
 #[derive(Debug, Clone, PartialEq)]
-pub enum Resubmission {
+pub(crate) enum Resubmission {
     /// Never seen (or forgotten, or deduplicated by the host): send it.
     New,
     /// Delivered before: resolve with this, send nothing.
@@ -62,15 +51,8 @@ pub enum Resubmission {
 }
 
 /// The bounded memory of finished message ids, per thread.
-///
-/// ```
-/// use renderer_steering::core::codexhost::recent::{RecentMessages, Remembered, Resubmission};
-/// let mut recent = RecentMessages::default();
-/// recent.remember("t", "m", Remembered::Unknown { deduplicated: true, turn_id: None });
-/// assert_eq!(recent.resubmission("t", Some("m")), Resubmission::New);
-/// ```
 #[derive(Debug, Default)]
-pub struct RecentMessages {
+pub(crate) struct RecentMessages {
     /// Each entry's key hash, in the ring's order: a lookup scans these 2 KiB
     /// of integers and reads an entry only on a hash match (scanning the
     /// entries themselves touched some 30 KiB per lookup, two per steer).
@@ -101,14 +83,7 @@ fn key_hash(thread_id: &str, message_id: &str) -> u64 {
 
 impl RecentMessages {
     /// Records what became of `message_id` on `thread_id` (replacing an earlier record).
-    ///
-    /// ```
-    /// # use renderer_steering::core::codexhost::recent::{RecentMessages, Remembered};
-    /// let mut recent = RecentMessages::default();
-    /// for i in 0..2000 { recent.remember("t", &i.to_string(), Remembered::Unknown { deduplicated: true, turn_id: None }); }
-    /// assert_eq!(recent.len(), 256);
-    /// ```
-    pub fn remember(&mut self, thread_id: &str, message_id: &str, what: Remembered) {
+    pub(crate) fn remember(&mut self, thread_id: &str, message_id: &str, what: Remembered) {
         let hash = key_hash(thread_id, message_id);
         match self.position(hash, thread_id, message_id) {
             Some(at) => self.ring[at].what = what,
@@ -142,15 +117,7 @@ impl RecentMessages {
     }
 
     /// What a new submission of `message_id` on `thread_id` should do.
-    ///
-    /// ```
-    /// # use renderer_steering::core::codexhost::recent::{RecentMessages, Remembered, Resubmission};
-    /// let mut recent = RecentMessages::default();
-    /// recent.remember("t", "m", Remembered::Unknown { deduplicated: false, turn_id: Some("u".into()) });
-    /// assert_eq!(recent.resubmission("t", Some("m")), Resubmission::Verify { turn_id: Some("u".into()) });
-    /// assert_eq!(recent.resubmission("other", Some("m")), Resubmission::New);
-    /// ```
-    pub fn resubmission(&self, thread_id: &str, message_id: Option<&str>) -> Resubmission {
+    pub(crate) fn resubmission(&self, thread_id: &str, message_id: Option<&str>) -> Resubmission {
         let Some(message_id) = message_id else { return Resubmission::New };
         match self.position(key_hash(thread_id, message_id), thread_id, message_id).map(|at| &self.ring[at].what) {
             Some(Remembered::Delivered(outcome)) => Resubmission::AlreadyDelivered(outcome.clone()),
@@ -160,32 +127,21 @@ impl RecentMessages {
     }
 
     /// Ids remembered.
-    ///
-    /// ```
-    /// assert_eq!(renderer_steering::core::codexhost::recent::RecentMessages::default().len(), 0);
-    /// ```
-    pub fn len(&self) -> usize {
+    #[cfg(test)]
+    pub(crate) fn len(&self) -> usize {
         self.ring.len()
     }
 
     /// True when nothing is remembered.
-    ///
-    /// ```
-    /// assert!(renderer_steering::core::codexhost::recent::RecentMessages::default().is_empty());
-    /// ```
-    pub fn is_empty(&self) -> bool {
+    #[cfg(test)]
+    pub(crate) fn is_empty(&self) -> bool {
         self.ring.is_empty()
     }
 }
 
 /// What the thread says about an unconfirmed message.
-///
-/// ```
-/// use renderer_steering::core::codexhost::recent::Verified;
-/// assert_ne!(Verified::NotApplied, Verified::StillRunning);
-/// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Verified {
+pub(crate) enum Verified {
     /// A turn holds a user message with that id (the turn's id).
     Applied(String),
     /// Not found, but the turn it went to still runs: a steer accepted during
@@ -224,19 +180,7 @@ struct ClientItem {
 
 /// Reads a `thread/read { includeTurns: true }` answer for `message_id`
 /// (`None` when the answer has no readable turns).
-///
-/// ```
-/// use renderer_steering::core::codexhost::recent::{verify, Verified};
-/// use renderer_steering::core::Json;
-/// let json = |v: serde_json::Value| Json::from(v);
-/// let read = json(serde_json::json!({"thread": {"turns": [{"id": "u", "status": "inProgress", "items": [{"clientId": "m"}]}]}}));
-/// assert_eq!(verify(&read, "m", Some("u")), Some(Verified::Applied("u".into())));
-/// assert_eq!(verify(&read, "other", Some("u")), Some(Verified::StillRunning));
-/// assert_eq!(verify(&read, "other", Some("gone")), Some(Verified::NotApplied));
-/// assert_eq!(verify(&json(serde_json::json!({"thread": {}})), "m", None), Some(Verified::NotApplied));
-/// assert_eq!(verify(&Json::null(), "m", None), None);
-/// ```
-pub fn verify(answer: &Json, message_id: &str, turn_id: Option<&str>) -> Option<Verified> {
+pub(crate) fn verify(answer: &Json, message_id: &str, turn_id: Option<&str>) -> Option<Verified> {
     let read: ThreadRead = answer.read().ok()?;
     let turns = read.thread.turns;
     if let Some(turn) = turns.iter().find(|t| t.items.iter().any(|i| i.client_id.as_deref() == Some(message_id))) {
@@ -245,3 +189,6 @@ pub fn verify(answer: &Json, message_id: &str, turn_id: Option<&str>) -> Option<
     let running = turns.iter().any(|t| Some(t.id.as_str()) == turn_id && t.status.as_deref() == Some("inProgress"));
     Some(if running { Verified::StillRunning } else { Verified::NotApplied })
 }
+
+#[cfg(test)]
+mod tests;

@@ -1,7 +1,7 @@
 //! The engine base both dialects share, in the style of rustls'
 //! `ConnectionCommon<Side>`: [`Engine<D>`] holds what every dialect needs
 //! (pending requests, the action queue, the ops in flight, the lanes, the op
-//! counter, the disposed flag) and implements [`Driven`](super::driven::Driven)
+//! counter, the disposed flag) and implements [`Driven`](crate::core::Driven)
 //! once; a [`Dialect`] supplies only what differs (what an answer means, what
 //! dispose does to an op, extra state it holds).
 //!

@@ -2,9 +2,9 @@
 
 use super::{Dialect, Engine};
 use crate::core::action::Action;
-use crate::core::driven::Driven;
+use crate::core::Driven;
 use crate::core::json_rpc::RequestId;
-use crate::core::requests::HostAnswer;
+use crate::core::HostAnswer;
 
 impl<D: Dialect> Engine<D> {
     /// The next action for the driver (see [`Driven`] for the call order).
@@ -41,7 +41,7 @@ impl<D: Dialect> Engine<D> {
     ///
     /// ```
     /// # use renderer_steering::core::codexhost::CodexhostEngine;
-    /// # use renderer_steering::core::requests::HostAnswer;
+    /// # use renderer_steering::core::HostAnswer;
     /// # use renderer_steering::core::RequestId;
     /// let mut e = CodexhostEngine::new(Default::default());
     /// e.handle_answer(RequestId(42), HostAnswer::Timeout, 0);

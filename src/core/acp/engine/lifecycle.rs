@@ -82,7 +82,7 @@ impl AcpEngine {
     ///
     /// ```
     /// # use renderer_steering::core::acp::AcpEngine;
-    /// # use renderer_steering::core::{requests::HostAnswer, Action};
+    /// # use renderer_steering::core::{Action, HostAnswer};
     /// # use serde_json::json;
     /// let mut e = AcpEngine::new(Default::default(), false);
     /// e.initialized(&json!({ "agentCapabilities": { "session": { "inject": { "modes": ["steer"] } } } }).into());

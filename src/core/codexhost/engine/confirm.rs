@@ -8,7 +8,7 @@ use crate::core::codexhost::recent::{verify, Remembered, Verified};
 use crate::core::codexhost::wire::ThreadParams;
 use crate::core::codexhost::{CodexhostOutcome, Delivery, SteerOutcome};
 use crate::core::error::Failure;
-use crate::core::requests::HostAnswer;
+use crate::core::HostAnswer;
 use crate::core::trace::Trace;
 
 impl CodexhostEngine {

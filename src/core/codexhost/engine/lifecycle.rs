@@ -29,7 +29,7 @@ impl CodexhostEngine {
         }
     }
 
-    /// Thread owners remembered (bounded by [`super::decision::OWNER_CACHE`]).
+    /// Thread owners remembered (bounded by [`OWNER_CACHE`](crate::core::codexhost::OWNER_CACHE)).
     ///
     /// ```
     /// # use renderer_steering::core::codexhost::CodexhostEngine;

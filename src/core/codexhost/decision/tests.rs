@@ -1,0 +1,67 @@
+//! The delivery decision's probes and what a connection remembers.
+
+use serde_json::json;
+
+use super::{Knowledge, Probe, Step};
+use crate::core::codexhost::Delivery;
+use crate::core::{HostAnswer, RpcError};
+
+#[test]
+fn the_first_probe_is_the_codexhost_inspect_method() {
+    assert_eq!(Probe::Inspect.method(), "codexhost/thread/steering/inspect");
+}
+
+#[test]
+fn the_native_check_is_thread_read() {
+    assert_eq!(Probe::ThreadRead.method(), "thread/read");
+}
+
+#[test]
+fn ownership_list_asks_about_the_one_thread() {
+    assert_eq!(Probe::OwnershipList.params("t", "x"), json!({"threadIds": ["t"]}));
+}
+
+#[test]
+fn each_probe_names_the_path_it_decides_in_the_trace() {
+    assert_eq!(Probe::OwnershipList.path(), "ownershipList");
+}
+
+#[test]
+fn a_decided_step_equals_the_same_decision() {
+    assert_eq!(Step::Decided(Delivery::Official), Step::Decided(Delivery::Official));
+}
+
+#[test]
+fn a_fresh_connection_starts_by_inspecting() {
+    let k = Knowledge::default();
+    assert_eq!(k.first_step("t"), Step::Ask(Probe::Inspect));
+}
+
+#[test]
+fn a_thread_with_no_cached_owner_asks_the_first_probe() {
+    assert_eq!(Knowledge::default().first_step("t"), Step::Ask(Probe::Inspect));
+}
+
+#[test]
+fn a_missing_inspect_method_moves_on_to_ownership_list() {
+    let mut k = Knowledge::default();
+    let step = k.learn(Probe::Inspect, "t", &HostAnswer::Error(RpcError::new(-32601, "nope")), None);
+    assert_eq!(step, Step::Ask(Probe::OwnershipList));
+}
+
+#[test]
+fn a_fresh_connection_remembers_no_owner() {
+    assert_eq!(Knowledge::default().remembered(), 0);
+}
+
+#[test]
+fn a_replaced_connection_has_not_shown_it_deduplicates() {
+    let mut k = Knowledge::default();
+    k.connection_replaced();
+    assert!(!k.deduplicates(), "a new connection has not shown it deduplicates");
+}
+
+#[test]
+fn a_fresh_connection_has_not_shown_it_deduplicates() {
+    assert!(!Knowledge::default().deduplicates());
+}

@@ -1,0 +1,95 @@
+//! One `clientUserMessageId` is one delivery: what a resubmission does, the
+//! bound on what is remembered, and what a thread read says.
+
+use serde_json::json;
+
+use super::{verify, RecentMessages, Remembered, Resubmission, Verified, RECENT_MESSAGES};
+use crate::core::Json;
+
+#[test]
+fn an_unknown_outcome_is_remembered_with_the_turn_it_went_to() {
+    let r = Remembered::Unknown { deduplicated: false, turn_id: Some("turn-1".into()) };
+    assert!(matches!(r, Remembered::Unknown { .. }));
+}
+
+#[test]
+fn a_message_id_never_seen_is_sent_as_new() {
+    assert_eq!(RecentMessages::default().resubmission("t", Some("m")), Resubmission::New);
+}
+
+#[test]
+fn an_unknown_outcome_on_a_deduplicating_host_is_sent_again_as_new() {
+    let mut recent = RecentMessages::default();
+    recent.remember("t", "m", Remembered::Unknown { deduplicated: true, turn_id: None });
+    assert_eq!(recent.resubmission("t", Some("m")), Resubmission::New);
+}
+
+#[test]
+fn remembering_many_ids_keeps_only_the_bound() {
+    let mut recent = RecentMessages::default();
+    for i in 0..2000 {
+        recent.remember("t", &i.to_string(), Remembered::Unknown { deduplicated: true, turn_id: None });
+    }
+    assert_eq!(recent.len(), 256);
+}
+
+#[test]
+fn an_unknown_outcome_without_deduplication_is_verified_on_its_own_thread_only() {
+    let mut recent = RecentMessages::default();
+    recent.remember("t", "m", Remembered::Unknown { deduplicated: false, turn_id: Some("u".into()) });
+    assert_eq!(recent.resubmission("t", Some("m")), Resubmission::Verify { turn_id: Some("u".into()) });
+    assert_eq!(recent.resubmission("other", Some("m")), Resubmission::New);
+}
+
+#[test]
+fn a_new_memory_holds_no_id() {
+    assert_eq!(RecentMessages::default().len(), 0);
+}
+
+#[test]
+fn a_new_memory_is_empty() {
+    assert!(RecentMessages::default().is_empty());
+}
+
+#[test]
+fn not_applied_and_still_running_are_different_verdicts() {
+    assert_ne!(Verified::NotApplied, Verified::StillRunning);
+}
+
+#[test]
+fn a_thread_read_shows_a_message_applied_still_running_or_not_applied() {
+    let read = Json::from(json!({"thread": {"turns": [{"id": "u", "status": "inProgress", "items": [{"clientId": "m"}]}]}}));
+    assert_eq!(verify(&read, "m", Some("u")), Some(Verified::Applied("u".into())));
+    assert_eq!(verify(&read, "other", Some("u")), Some(Verified::StillRunning));
+    assert_eq!(verify(&read, "other", Some("gone")), Some(Verified::NotApplied));
+    assert_eq!(verify(&Json::from(json!({"thread": {}})), "m", None), Some(Verified::NotApplied));
+    assert_eq!(verify(&Json::null(), "m", None), None);
+}
+
+#[test]
+fn finished_message_ids_are_remembered_up_to_the_bound_oldest_forgotten_first() {
+    let unknown = || Remembered::Unknown { deduplicated: false, turn_id: None };
+    let mut recent = RecentMessages::default();
+    assert!(recent.is_empty());
+    recent.remember("t", "m-0", unknown());
+    assert_eq!((recent.len(), recent.is_empty()), (1, false));
+    recent.remember("t", "m-0", unknown());
+    assert_eq!(recent.len(), 1, "the same id is one entry");
+    for i in 1..RECENT_MESSAGES + 44 {
+        recent.remember("t", &format!("m-{i}"), unknown());
+    }
+    assert_eq!(recent.len(), RECENT_MESSAGES, "bounded at exactly {RECENT_MESSAGES}");
+    assert_eq!(recent.resubmission("t", Some("m-0")), Resubmission::New, "the oldest was forgotten");
+    assert_eq!(recent.resubmission("t", Some("m-43")), Resubmission::New);
+    assert_eq!(recent.resubmission("t", Some("m-44")), Resubmission::Verify { turn_id: None }, "the oldest kept");
+    let newest = format!("m-{}", RECENT_MESSAGES + 43);
+    assert_eq!(recent.resubmission("t", Some(&newest)), Resubmission::Verify { turn_id: None });
+    // The ring has wrapped: a record is replaced in place, and only that one.
+    recent.remember("t", &newest, Remembered::Unknown { deduplicated: true, turn_id: None });
+    assert_eq!(recent.len(), RECENT_MESSAGES);
+    assert_eq!(recent.resubmission("t", Some(&newest)), Resubmission::New);
+    for i in 44..RECENT_MESSAGES + 43 {
+        let id = format!("m-{i}");
+        assert_eq!(recent.resubmission("t", Some(&id)), Resubmission::Verify { turn_id: None }, "{id} untouched");
+    }
+}
