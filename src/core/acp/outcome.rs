@@ -129,7 +129,7 @@ pub fn folded_usage(answer: &Json) -> bool {
 #[cfg(test)]
 mod tests {
     #[test]
-    fn steerverdict_1() {
+    fn prompt_required_from_the_steering_extension_asks_for_a_prompt() {
         use crate::core::acp::outcome::{classify_steer, SteerVerdict};
         use crate::core::HostAnswer;
         let v = classify_steer("_session/steering", &HostAnswer::Result(serde_json::json!({"outcome": "promptRequired", "reason": "noRunningTurn"}).into()), None);
@@ -137,7 +137,7 @@ mod tests {
     }
 
     #[test]
-    fn classify_steer_2() {
+    fn an_inject_answer_with_a_message_id_is_injected() {
         use crate::core::acp::outcome::{classify_steer, SteerVerdict};
         use crate::core::HostAnswer;
         let v = classify_steer("session/inject", &HostAnswer::Result(serde_json::json!({"messageId": "m"}).into()), None);
@@ -145,7 +145,7 @@ mod tests {
     }
 
     #[test]
-    fn folded_usage_3() {
+    fn only_an_all_zero_usage_marks_a_folded_prompt() {
         use crate::core::acp::outcome::folded_usage;
         assert!(folded_usage(&serde_json::json!({"stopReason": "end_turn", "usage": {"inputTokens": 0, "outputTokens": 0}}).into()));
         assert!(!folded_usage(&serde_json::json!({"stopReason": "end_turn"}).into()));

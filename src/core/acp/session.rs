@@ -134,33 +134,33 @@ pub struct ComposerState {
 #[cfg(test)]
 mod tests {
     #[test]
-    fn handoff_1() {
+    fn a_folded_handoff_is_named_folded() {
         use crate::core::acp::session::Handoff;
         assert_eq!(Handoff::Folded.as_str(), "folded");
     }
 
     #[test]
-    fn as_str_2() {
+    fn a_waiting_handoff_is_also_named_folded() {
         use crate::core::acp::session::Handoff;
         assert_eq!(Handoff::Waiting.as_str(), "folded");
     }
 
     #[test]
-    fn session_3() {
+    fn a_new_session_has_no_running_turn() {
         use crate::core::acp::session::Session;
         let s = Session::default();
         assert!(!s.turn_running());
     }
 
     #[test]
-    fn turn_running_4() {
+    fn an_unowned_turn_counts_as_running() {
         use crate::core::acp::session::Session;
         let s = Session { unowned_turn: true, ..Session::default() };
         assert!(s.turn_running());
     }
 
     #[test]
-    fn is_quiet_5() {
+    fn a_new_session_is_quiet() {
         use crate::core::acp::session::Session;
         assert!(Session::default().is_quiet());
     }

@@ -102,7 +102,7 @@ pub(crate) struct IdleBehavior {
 #[cfg(test)]
 mod tests {
     #[test]
-    fn steeringoutcome_1() {
+    fn a_steering_outcome_reads_known_values_and_unknown_ones_as_unknown() {
         use crate::core::acp::wire::SteeringOutcome;
         let o: SteeringOutcome = serde_json::from_str(&serde_json::json!({"outcome": "injected"}).to_string()).unwrap();
         assert_eq!(o, SteeringOutcome::Injected);
@@ -111,21 +111,21 @@ mod tests {
     }
 
     #[test]
-    fn injectanswer_2() {
+    fn an_inject_answer_reads_its_message_id() {
         use crate::core::acp::wire::InjectAnswer;
         let a: InjectAnswer = serde_json::from_str(&serde_json::json!({"messageId": "m1"}).to_string()).unwrap();
         assert_eq!(a.message_id, "m1");
     }
 
     #[test]
-    fn promptanswer_3() {
+    fn a_prompt_answer_reads_its_stop_reason() {
         use crate::core::acp::wire::PromptAnswer;
         let a: PromptAnswer = serde_json::from_str(&serde_json::json!({"stopReason": "end_turn"}).to_string()).unwrap();
         assert_eq!(a.stop_reason, "end_turn");
     }
 
     #[test]
-    fn usermessageecho_4() {
+    fn a_user_message_echo_reads_its_message_id() {
         use crate::core::acp::wire::UserMessageEcho;
         let u: UserMessageEcho = serde_json::from_str(&serde_json::json!(
             {"sessionUpdate": "user_message", "messageId": "m1", "content": []}).to_string()).unwrap();

@@ -131,7 +131,7 @@ pub fn read_answer(method: &str, value: &Json, shown: Delivery) -> Result<(Strin
 #[cfg(test)]
 mod tests {
     #[test]
-    fn read_answer_1() {
+    fn a_steer_answer_gives_turn_and_delivery_and_an_empty_turn_id_fails() {
         use crate::core::codexhost::request::read_answer;
         use crate::core::codexhost::Delivery;
         let v = serde_json::json!({"turnId": "t2", "delivery": "newTurn"}).into();

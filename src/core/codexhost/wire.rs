@@ -233,14 +233,14 @@ mod tests {
     }
 
     #[test]
-    fn inspectanswer_1() {
+    fn an_inspect_answer_reads_its_delivery() {
         use crate::core::codexhost::wire::InspectAnswer;
         let a: InspectAnswer = parse(serde_json::json!({"delivery": "newTurn"})).unwrap();
         assert_eq!(a.delivery.as_str(), "newTurn");
     }
 
     #[test]
-    fn owner_2() {
+    fn an_owner_row_needs_a_known_owner_and_an_external_one_a_harness() {
         use crate::core::codexhost::wire::Owner;
         let o: Owner = parse(serde_json::json!({"owner": "external", "harnessId": "claude"})).unwrap();
         assert!(matches!(o, Owner::External { .. }));
@@ -251,21 +251,21 @@ mod tests {
     }
 
     #[test]
-    fn ownershiprow_3() {
+    fn an_ownership_row_reads_its_thread_id() {
         use crate::core::codexhost::wire::OwnershipRow;
         let r: OwnershipRow = parse(serde_json::json!({"threadId": "t", "owner": "codex"})).unwrap();
         assert_eq!(r.thread_id, "t");
     }
 
     #[test]
-    fn ownershipanswer_4() {
+    fn an_ownership_answer_may_list_no_threads() {
         use crate::core::codexhost::wire::OwnershipAnswer;
         let a: OwnershipAnswer = parse(serde_json::json!({"threads": []})).unwrap();
         assert!(a.threads.is_empty());
     }
 
     #[test]
-    fn threadreadanswer_5() {
+    fn a_thread_from_openai_is_native() {
         use crate::core::codexhost::wire::ThreadReadAnswer;
         let a: ThreadReadAnswer = parse(serde_json::json!(
             {"thread": {"id": "t", "modelProvider": "openai", "cliVersion": "0.9"}})).unwrap();
@@ -273,14 +273,14 @@ mod tests {
     }
 
     #[test]
-    fn threadmeta_6() {
+    fn thread_metadata_without_a_provider_reads_as_none() {
         use crate::core::codexhost::wire::ThreadMeta;
         let m: ThreadMeta = parse(serde_json::json!({"id": "t"})).unwrap();
         assert!(m.model_provider.is_none());
     }
 
     #[test]
-    fn is_native_7() {
+    fn a_thread_from_another_provider_is_not_native() {
         use crate::core::codexhost::wire::ThreadReadAnswer;
         let a: ThreadReadAnswer = parse(serde_json::json!(
             {"thread": {"id": "t", "modelProvider": "codexhost", "cliVersion": "1"}})).unwrap();
@@ -288,7 +288,7 @@ mod tests {
     }
 
     #[test]
-    fn steeranswer_8() {
+    fn a_steer_answer_reads_its_turn_and_refuses_an_unknown_delivery() {
         use crate::core::codexhost::wire::SteerAnswer;
         let a: SteerAnswer = parse(serde_json::json!({"turnId": "t2", "delivery": "newTurn"})).unwrap();
         assert_eq!(a.turn_id, "t2");
@@ -305,26 +305,26 @@ mod tests {
     }
 
     #[test]
-    fn hostdelivery_9() {
+    fn an_active_turn_answer_is_the_active_turn_delivery() {
         use crate::core::codexhost::wire::HostDelivery;
         assert_eq!(HostDelivery::ActiveTurn.as_delivery().as_str(), "activeTurn");
     }
 
     #[test]
-    fn as_delivery_10() {
+    fn a_new_turn_answer_is_the_new_turn_delivery() {
         use crate::core::codexhost::wire::HostDelivery;
         assert_eq!(HostDelivery::NewTurn.as_delivery().as_str(), "newTurn");
     }
 
     #[test]
-    fn turnstartanswer_11() {
+    fn a_turn_start_answer_reads_the_turn_id() {
         use crate::core::codexhost::wire::TurnStartAnswer;
         let a: TurnStartAnswer = parse(serde_json::json!({"turn": {"id": "t9", "status": "inProgress"}})).unwrap();
         assert_eq!(a.turn.id, "t9");
     }
 
     #[test]
-    fn turnref_12() {
+    fn a_turn_reference_reads_its_id() {
         use crate::core::codexhost::wire::TurnRef;
         let t: TurnRef = parse(serde_json::json!({"id": "x"})).unwrap();
         assert_eq!(t.id, "x");
