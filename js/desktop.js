@@ -2,9 +2,11 @@
 // request manager (spec "Desktop integration"), in plain JavaScript over the
 // engine's public `CodexhostSteering.decide`. The engine still reads the
 // draft (`__steerText`) and builds every failure (`__hookFailure`), so the
-// rules and the words live in one place; what is here is plumbing on the
-// app's own objects: a private prototype layer, bounded waits, and the
-// rewrite of a newTurn's `turn/start` into a tagged `turn/steer`.
+// rules and the words live in one place. Here: the private prototype layer
+// and the wrapped `steerTurn`/`sendRequest`; the newTurn path (startTurn and
+// the rewrite of its `turn/start` into a tagged `turn/steer`) is in
+// `desktop-new-turn.js`, the never-throwing reads and bounded waits in
+// `desktop-safety.js`.
 //
 // Every read of an app object runs under try/catch (a throwing getter or a
 // Proxy trap reads as absent), every wait on the app or the host is bounded
@@ -243,5 +245,4 @@ class Hook {
     }
     return Reflect.apply(this.originalSend, self, args);
   }
-
 }

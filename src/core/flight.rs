@@ -119,6 +119,16 @@ impl Lanes {
         self.lanes.get(key)?.in_flight.as_ref().map(|t| t.op)
     }
 
+    /// How many submissions wait in `key`'s queue (not counting the one in flight).
+    pub(crate) fn queued_len(&self, key: &str) -> usize {
+        self.lanes.get(key).map_or(0, |l| l.queued.len())
+    }
+
+    /// The oldest submission waiting in `key`'s queue.
+    pub(crate) fn queued_head(&self, key: &str) -> Option<OpId> {
+        self.lanes.get(key)?.queued.front().map(|t| t.op)
+    }
+
     /// The queued submissions for `key`, oldest first.
     pub(crate) fn queued_ops(&self, key: &str) -> Vec<OpId> {
         self.lanes.get(key).map(|l| l.queued.iter().map(|t| t.op).collect()).unwrap_or_default()

@@ -1,4 +1,4 @@
-//! What the desktop hook (`js/desktop.js`, plain JavaScript over the public
+//! What the desktop hook (`js/desktop*.js`, plain JavaScript over the public
 //! `CodexhostSteering.decide`) asks of the engine: the text a desktop steer
 //! carries, read by the core's own rule, and its typed failures, built by
 //! the core's own `Failure` (one place for every error's kind, code and

@@ -195,14 +195,15 @@ impl AcpEngine {
     }
 
     /// Starts what may start in `session_id`, oldest first. Each pass starts
-    /// the head or returns, so it runs at most once per queued message (a
-    /// dispatch that put its message straight back would otherwise spin).
+    /// the head or returns; the loop is also bounded by the queue's length
+    /// (a defensive bound: no dispatch puts its message back synchronously
+    /// today, but one that did must not spin the window).
     fn pump(&mut self, session_id: &str, now: u64) {
-        for _ in 0..self.lanes.queued_ops(session_id).len() {
+        for _ in 0..self.lanes.queued_len(session_id) {
             if self.lanes.in_flight(session_id).is_some() {
                 return;
             }
-            let Some(head) = self.lanes.queued_ops(session_id).first().copied() else { return };
+            let Some(head) = self.lanes.queued_head(session_id) else { return };
             let must_prompt = self.ops.get(&head).is_some_and(|o| o.stage == Stage::Queued { must_prompt: true });
             let running = self.session(session_id).turn_running();
             if running && (must_prompt || self.path() == SteerPath::Queue) {

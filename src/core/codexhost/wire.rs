@@ -280,7 +280,7 @@ mod tests {
     }
 
     #[test]
-    fn a_thread_from_another_provider_is_not_native() {
+    fn a_thread_from_the_codexhost_provider_is_not_native() {
         use crate::core::codexhost::wire::ThreadReadAnswer;
         let a: ThreadReadAnswer = parse(serde_json::json!(
             {"thread": {"id": "t", "modelProvider": "codexhost", "cliVersion": "1"}})).unwrap();
@@ -288,7 +288,7 @@ mod tests {
     }
 
     #[test]
-    fn a_steer_answer_reads_its_turn_and_refuses_an_unknown_delivery() {
+    fn a_steer_answer_reads_its_turn_and_refuses_the_official_delivery() {
         use crate::core::codexhost::wire::SteerAnswer;
         let a: SteerAnswer = parse(serde_json::json!({"turnId": "t2", "delivery": "newTurn"})).unwrap();
         assert_eq!(a.turn_id, "t2");
@@ -305,13 +305,13 @@ mod tests {
     }
 
     #[test]
-    fn an_active_turn_answer_is_the_active_turn_delivery() {
+    fn host_delivery_active_turn_maps_to_the_active_turn_delivery() {
         use crate::core::codexhost::wire::HostDelivery;
         assert_eq!(HostDelivery::ActiveTurn.as_delivery().as_str(), "activeTurn");
     }
 
     #[test]
-    fn a_new_turn_answer_is_the_new_turn_delivery() {
+    fn host_delivery_new_turn_maps_to_the_new_turn_delivery() {
         use crate::core::codexhost::wire::HostDelivery;
         assert_eq!(HostDelivery::NewTurn.as_delivery().as_str(), "newTurn");
     }

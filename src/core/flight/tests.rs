@@ -83,7 +83,20 @@ fn an_unknown_key_has_nothing_in_flight() {
 
 #[test]
 fn an_unknown_key_has_nothing_queued() {
-    assert!(Lanes::default().queued_ops("s").is_empty());
+    let lanes = Lanes::default();
+    assert!(lanes.queued_ops("s").is_empty());
+    assert_eq!((lanes.queued_len("s"), lanes.queued_head("s")), (0, None));
+}
+
+#[test]
+fn the_queue_head_is_the_oldest_waiting_and_the_one_in_flight_is_not_counted() {
+    let mut lanes = Lanes::default();
+    lanes.admit_fifo("s", ticket(1), false);
+    lanes.admit_fifo("s", ticket(2), false);
+    lanes.admit_fifo("s", ticket(3), false);
+    assert_eq!((lanes.queued_len("s"), lanes.queued_head("s")), (3, Some(OpId(1))));
+    lanes.start_next("s");
+    assert_eq!((lanes.queued_len("s"), lanes.queued_head("s")), (2, Some(OpId(2))));
 }
 
 #[test]

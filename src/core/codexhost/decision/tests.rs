@@ -7,7 +7,7 @@ use crate::core::codexhost::Delivery;
 use crate::core::{HostAnswer, RpcError};
 
 #[test]
-fn the_first_probe_is_the_codexhost_inspect_method() {
+fn the_inspect_probe_calls_the_codexhost_inspect_method() {
     assert_eq!(Probe::Inspect.method(), "codexhost/thread/steering/inspect");
 }
 
@@ -23,23 +23,15 @@ fn ownership_list_asks_about_the_one_thread() {
 
 #[test]
 fn each_probe_names_the_path_it_decides_in_the_trace() {
+    assert_eq!(Probe::Inspect.path(), "inspect");
     assert_eq!(Probe::OwnershipList.path(), "ownershipList");
-}
-
-#[test]
-fn a_decided_step_equals_the_same_decision() {
-    assert_eq!(Step::Decided(Delivery::Official), Step::Decided(Delivery::Official));
+    assert_eq!(Probe::ThreadRead.path(), "threadRead");
 }
 
 #[test]
 fn a_fresh_connection_starts_by_inspecting() {
     let k = Knowledge::default();
     assert_eq!(k.first_step("t"), Step::Ask(Probe::Inspect));
-}
-
-#[test]
-fn a_thread_with_no_cached_owner_asks_the_first_probe() {
-    assert_eq!(Knowledge::default().first_step("t"), Step::Ask(Probe::Inspect));
 }
 
 #[test]
@@ -57,6 +49,8 @@ fn a_fresh_connection_remembers_no_owner() {
 #[test]
 fn a_replaced_connection_has_not_shown_it_deduplicates() {
     let mut k = Knowledge::default();
+    k.learn(Probe::Inspect, "t", &HostAnswer::Result(json!({"delivery": "activeTurn"}).into()), None);
+    assert!(k.deduplicates(), "a codexhost method answered: the host deduplicates");
     k.connection_replaced();
     assert!(!k.deduplicates(), "a new connection has not shown it deduplicates");
 }

@@ -8,8 +8,9 @@ use crate::core::Json;
 
 #[test]
 fn an_unknown_outcome_is_remembered_with_the_turn_it_went_to() {
-    let r = Remembered::Unknown { deduplicated: false, turn_id: Some("turn-1".into()) };
-    assert!(matches!(r, Remembered::Unknown { .. }));
+    let mut recent = RecentMessages::default();
+    recent.remember("t", "m", Remembered::Unknown { deduplicated: false, turn_id: Some("turn-1".into()) });
+    assert_eq!(recent.resubmission("t", Some("m")), Resubmission::Verify { turn_id: Some("turn-1".into()) });
 }
 
 #[test]
