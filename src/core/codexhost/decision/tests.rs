@@ -3,7 +3,6 @@
 use serde_json::json;
 
 use super::{Knowledge, Probe, Step};
-use crate::core::codexhost::Delivery;
 use crate::core::{HostAnswer, RpcError};
 
 #[test]
