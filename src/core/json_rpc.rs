@@ -34,9 +34,9 @@ pub struct RpcError {
 }
 
 /// `method not found`.
-pub const METHOD_NOT_FOUND: i64 = -32601;
+pub(crate) const METHOD_NOT_FOUND: i64 = -32601;
 /// `invalid request` (a stock app-server also uses it for unknown methods).
-pub const INVALID_REQUEST: i64 = -32600;
+pub(crate) const INVALID_REQUEST: i64 = -32600;
 
 impl RpcError {
     /// An error without data.

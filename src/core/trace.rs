@@ -71,13 +71,13 @@ pub struct Trace {
 }
 
 /// Largest result a trace keeps whole (bytes of JSON text).
-pub const SUMMARY_BYTES: usize = 1024;
+pub(crate) const SUMMARY_BYTES: usize = 1024;
 
 /// What a trace keeps of a host's result: the result itself when its text is
 /// at most [`SUMMARY_BYTES`] (every decision answer is: `delivery`, an
 /// ownership row, a thread's metadata), otherwise the string
 /// `"[N bytes of JSON]"`. Bounded whatever the host sent, and never parsed.
-pub fn summary(answer: &Json) -> Json {
+pub(crate) fn summary(answer: &Json) -> Json {
     let text = answer.text();
     if text.len() <= SUMMARY_BYTES {
         return answer.clone();

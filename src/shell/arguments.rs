@@ -19,7 +19,7 @@ extern "C" {
 }
 
 /// The fields of one kind of call: `(key, most UTF-16 units of its JSON)`.
-pub type FieldSpec = [(&'static str, u32)];
+pub(super) type FieldSpec = [(&'static str, u32)];
 
 /// Why a field could not be read.
 ///
@@ -28,7 +28,7 @@ pub type FieldSpec = [(&'static str, u32)];
 /// assert_eq!(refused.field, "input");
 /// ```
 #[derive(Debug, Clone, PartialEq)]
-pub struct FieldRefused {
+pub(super) struct FieldRefused {
     /// The field being read.
     pub field: String,
     /// What is wrong, for a person.
@@ -39,7 +39,7 @@ pub struct FieldRefused {
 
 /// What [`read_call`] read.
 #[derive(Debug)]
-pub struct CallArguments {
+pub(super) struct CallArguments {
     /// The named fields as one JSON object text.
     pub fields: Result<String, FieldRefused>,
     /// `args.input`, the caller's own object (handed back on failure).
@@ -69,7 +69,7 @@ fn spec_array(spec: &'static FieldSpec) -> JsValue {
 }
 
 /// Reads `args` (fields per `spec`) and `hooks` in one crossing. Never throws.
-pub fn read_call(args: &JsValue, spec: &'static FieldSpec, hooks: &JsValue) -> CallArguments {
+pub(super) fn read_call(args: &JsValue, spec: &'static FieldSpec, hooks: &JsValue) -> CallArguments {
     let Ok(read) = read_call_js(args, &spec_array(spec), MAX_DEPTH, hooks) else {
         let refused = FieldRefused { field: String::new(), reason: "the arguments could not be read".into(), too_large: false };
         return CallArguments { fields: Err(refused), input: JsValue::UNDEFINED, hooks: Hooks::default(), timeout_ms: JsValue::UNDEFINED };

@@ -14,16 +14,16 @@ use crate::core::content::{check_array, MAX_DRAFT_BYTES};
 use crate::core::{Failure, Json};
 
 /// Deepest nesting read from any value (serde_json's own limit is 128).
-pub const MAX_DEPTH: u32 = 64;
+pub(super) const MAX_DEPTH: u32 = 64;
 /// Largest host answer read (UTF-16 units of JSON text).
-pub const MAX_ANSWER_UNITS: u32 = 16 * 1024 * 1024;
+pub(super) const MAX_ANSWER_UNITS: u32 = 16 * 1024 * 1024;
 /// Largest answer the app relays synchronously (`initialize`, a prompt's
 /// answer, an update's read fields): small objects, refused fast when not.
-pub const MAX_RELAYED_UNITS: u32 = 1024 * 1024;
+pub(super) const MAX_RELAYED_UNITS: u32 = 1024 * 1024;
 /// Largest caller value other than the draft (context, metadata, options).
-pub const MAX_ARGUMENT_UNITS: u32 = 1024 * 1024;
+pub(super) const MAX_ARGUMENT_UNITS: u32 = 1024 * 1024;
 /// Longest id (thread, session, message, turn) accepted.
-pub const MAX_ID_UNITS: u32 = 4096;
+pub(super) const MAX_ID_UNITS: u32 = 4096;
 
 #[wasm_bindgen(module = "/js/boundary.js")]
 extern "C" {
@@ -58,7 +58,7 @@ extern "C" {
 /// assert!(refused.reason.contains("cycle"));
 /// ```
 #[derive(Debug, Clone, PartialEq)]
-pub struct Refused {
+pub(super) struct Refused {
     /// What is wrong, for a person.
     pub reason: String,
     /// Only the size is at fault (more than the limit).
@@ -77,7 +77,7 @@ pub(crate) fn own_field(object: &JsValue, key: &str) -> JsValue {
 }
 
 /// `value` as JSON text within `max_units`; `keys` limits the top-level keys read.
-pub fn read_text(value: &JsValue, max_units: u32, keys: Option<&[&str]>) -> Result<String, Refused> {
+pub(super) fn read_text(value: &JsValue, max_units: u32, keys: Option<&[&str]>) -> Result<String, Refused> {
     let keys = keys.map(|keys| keys.iter().map(|k| JsValue::from_str(k)).collect::<js_sys::Array>());
     let keys = keys.map(JsValue::from).unwrap_or(JsValue::UNDEFINED);
     let read = json_text(value, max_units, MAX_DEPTH, &keys).map_err(|_| Refused::new("the value could not be read"))?;
@@ -89,19 +89,19 @@ pub fn read_text(value: &JsValue, max_units: u32, keys: Option<&[&str]>) -> Resu
 }
 
 /// `value` as a JSON value (see [`read_text`]).
-pub fn read_json(value: &JsValue, max_units: u32, keys: Option<&[&str]>) -> Result<Json, Refused> {
+pub(super) fn read_json(value: &JsValue, max_units: u32, keys: Option<&[&str]>) -> Result<Json, Refused> {
     let text = read_text(value, max_units, keys)?;
     Json::parse(text).map_err(|e| Refused::new(e.to_string()))
 }
 
 /// `value` read into a typed Rust value (see [`read_text`]).
-pub fn read_typed<T: DeserializeOwned>(value: &JsValue, max_units: u32, keys: Option<&[&str]>) -> Result<T, Refused> {
+pub(super) fn read_typed<T: DeserializeOwned>(value: &JsValue, max_units: u32, keys: Option<&[&str]>) -> Result<T, Refused> {
     let text = read_text(value, max_units, keys)?;
     serde_json::from_str(&text).map_err(|e| Refused::new(e.to_string()))
 }
 
 /// A string id of at most [`MAX_ID_UNITS`] units; `what` names it in the error.
-pub fn read_id(value: &JsValue, what: &str) -> Result<String, String> {
+pub(super) fn read_id(value: &JsValue, what: &str) -> Result<String, String> {
     let Some(text) = value.dyn_ref::<JsString>() else {
         return Err(format!("{what} must be a string"));
     };
@@ -112,7 +112,7 @@ pub fn read_id(value: &JsValue, what: &str) -> Result<String, String> {
 }
 
 /// Logs a failure of app code (a hook, the desktop); never throws.
-pub fn report(what: &str, error: &JsValue) {
+pub(super) fn report(what: &str, error: &JsValue) {
     let _ = report_js(what, error);
 }
 
@@ -122,7 +122,7 @@ pub fn report(what: &str, error: &JsValue) {
 /// ```ignore
 /// let draft = read_draft(&input)?; // Err(Failure::draft_too_large(..)) for 300 KiB
 /// ```
-pub fn read_draft(value: &JsValue) -> Result<Json, Failure> {
+pub(super) fn read_draft(value: &JsValue) -> Result<Json, Failure> {
     match read_json(value, MAX_DRAFT_BYTES as u32, None) {
         Ok(draft) => check_array(&draft).map(|()| draft),
         Err(refused) if refused.too_large => {
@@ -133,7 +133,7 @@ pub fn read_draft(value: &JsValue) -> Result<Json, Failure> {
 }
 
 /// A draft given as one string (`decide`'s `text`), bounded like a draft.
-pub fn read_draft_text(value: &JsValue) -> Result<String, Failure> {
+pub(super) fn read_draft_text(value: &JsValue) -> Result<String, Failure> {
     let Some(text) = value.dyn_ref::<JsString>() else {
         return Err(Failure::invalid_input("text must be a string"));
     };

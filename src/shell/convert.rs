@@ -13,6 +13,6 @@ use super::boundary::parse_json;
 /// ```ignore
 /// let v = to_js(&serde_json::json!({"turnId": "t1"})); // { turnId: "t1" }
 /// ```
-pub fn to_js<T: Serialize + ?Sized>(value: &T) -> JsValue {
+pub(super) fn to_js<T: Serialize + ?Sized>(value: &T) -> JsValue {
     serde_json::to_string(value).ok().and_then(|text| parse_json(&text).ok()).unwrap_or(JsValue::NULL)
 }

@@ -23,7 +23,7 @@ use crate::core::{Action, OpId, RequestId, SteeringError};
 /// What the UI gave for one submission: `present(delivery)`, `retract()`,
 /// `reconcile(from, to)`, `unconfirmed(delivery)` (all optional).
 #[derive(Debug, Default, Clone)]
-pub struct Hooks {
+pub(super) struct Hooks {
     pub present: Option<Function>,
     pub retract: Option<Function>,
     pub reconcile: Option<Function>,
@@ -58,7 +58,7 @@ impl<O> Waiter<O> {
 /// engine (codexhost: a follower window hands its steer to the desktop). The
 /// engine is not borrowed while the app's function runs, so it may call back.
 #[derive(Debug)]
-pub struct RoleCheck<E> {
+pub(super) struct RoleCheck<E> {
     /// The app's `streamRole`.
     pub stream_role: Function,
     /// The thread a request serves.
@@ -84,7 +84,7 @@ struct Inner<E: Driven> {
 
 
 /// A cheap handle; clones drive the same engine.
-pub struct Driver<E: Driven>(Rc<Inner<E>>);
+pub(super) struct Driver<E: Driven>(Rc<Inner<E>>);
 
 impl<E: Driven> std::fmt::Debug for Driver<E> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -104,7 +104,7 @@ where
     E::Outcome: Clone + 'static,
 {
     /// A driver for `engine`; `role_check` runs before each answer is fed.
-    pub fn new(engine: E, transport: Transport, role_check: Option<RoleCheck<E>>) -> Self {
+    pub(super) fn new(engine: E, transport: Transport, role_check: Option<RoleCheck<E>>) -> Self {
         Driver(Rc::new_cyclic(|weak: &Weak<Inner<E>>| {
             // Weak: the callback never keeps a freed engine alive; an answer
             // that arrives after `free()` is ignored.
@@ -139,18 +139,18 @@ where
     }
 
     /// Runs `f` on the engine (short borrow; never call JS inside).
-    pub fn with_engine<R>(&self, f: impl FnOnce(&mut E) -> R) -> R {
+    pub(super) fn with_engine<R>(&self, f: impl FnOnce(&mut E) -> R) -> R {
         f(&mut self.0.engine.borrow_mut())
     }
 
     /// Sets the change listener: `callback(key, state)` with the state the core computed.
-    pub fn set_on_changed(&self, callback: Option<Function>) {
+    pub(super) fn set_on_changed(&self, callback: Option<Function>) {
         *self.0.on_changed.borrow_mut() = callback;
     }
 
     /// A JS promise for `op`'s outcome, shaped by `outcome`; rejects with a
     /// `SteeringError` whose `draft` is `draft` (the caller's input) itself.
-    pub fn promise(&self, op: OpId, hooks: Option<Hooks>, outcome: fn(&E::Outcome) -> JsValue, draft: JsValue) -> Promise {
+    pub(super) fn promise(&self, op: OpId, hooks: Option<Hooks>, outcome: fn(&E::Outcome) -> JsValue, draft: JsValue) -> Promise {
         let pair = deferred();
         let settle: Function = pair.get(1).unchecked_into();
         self.0.waiters.borrow_mut().get_or_insert_with(op, Default::default).push(Waiter { settle, outcome, draft });
@@ -166,7 +166,7 @@ where
     }
 
     /// Drains the engine's actions.
-    pub fn pump(&self) {
+    pub(super) fn pump(&self) {
         loop {
             let next = self.0.engine.borrow_mut().poll_action();
             let Some(action) = next else { break };
@@ -238,7 +238,7 @@ where
     }
 
     /// Feeds an answer and runs what follows.
-    pub fn feed(&self, id: RequestId, answer: HostAnswer) {
+    pub(super) fn feed(&self, id: RequestId, answer: HostAnswer) {
         if let Some(check) = &self.0.role_check {
             let key = (check.key_of)(&self.0.engine.borrow(), id);
             if let Some(key) = key {

@@ -28,6 +28,7 @@ thread_local! {
 /// __setErrorClass(SteeringError); // class SteeringError extends Error { constructor(message) }
 /// ```
 #[wasm_bindgen(js_name = __setErrorClass, skip_typescript)]
+#[allow(unreachable_pub, reason = "exported to JavaScript by wasm_bindgen, not to Rust")]
 pub fn set_error_class(class: Function) {
     ERROR_CLASS.with(|slot| *slot.borrow_mut() = Some(class));
 }
@@ -47,7 +48,7 @@ fn new_error(message: &str) -> js_sys::Error {
 /// Builds the rejection value for a failure. `original` is the caller's own
 /// input value: when it is given, `draft` is that very object (identity), so
 /// the words come back exactly as they were passed in.
-pub fn to_js_error(error: &SteeringError, original: &JsValue) -> JsValue {
+pub(super) fn to_js_error(error: &SteeringError, original: &JsValue) -> JsValue {
     let report = error.to_report();
     let js_error = new_error(&report.message);
     js_error.set_name("SteeringError");

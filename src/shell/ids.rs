@@ -4,7 +4,7 @@ use js_sys::{Function, Reflect};
 use wasm_bindgen::{JsCast, JsValue};
 
 /// `crypto.randomUUID()` where available, else a random hex id.
-pub fn random_id() -> String {
+pub(super) fn random_id() -> String {
     let global = js_sys::global();
     let uuid = Reflect::get(&global, &JsValue::from_str("crypto"))
         .ok()
@@ -19,6 +19,6 @@ pub fn random_id() -> String {
 }
 
 /// Milliseconds since the epoch, as the core's `now`.
-pub fn now_ms() -> u64 {
+pub(super) fn now_ms() -> u64 {
     js_sys::Date::now() as u64
 }

@@ -30,7 +30,7 @@ extern "C" {
 /// let armed = Armed::for_deadline(armed, &tick, None, now); // still armed, unref'd
 /// ```
 #[derive(Debug)]
-pub struct Armed {
+pub(super) struct Armed {
     at: u64,
     handle: JsValue,
     holds: bool,
@@ -40,7 +40,7 @@ impl Armed {
     /// The timer to keep for `deadline`, given the `current` one: kept when
     /// it fires no later than the deadline (or when there is none), replaced
     /// otherwise. No borrow may be held by the caller: this calls JavaScript.
-    pub fn for_deadline(current: Option<Armed>, callback: &JsValue, deadline: Option<u64>, now: u64) -> Option<Armed> {
+    pub(super) fn for_deadline(current: Option<Armed>, callback: &JsValue, deadline: Option<u64>, now: u64) -> Option<Armed> {
         match (current, deadline) {
             (Some(mut armed), None) => {
                 armed.hold(false);

@@ -22,18 +22,18 @@ use crate::core::{Json, RpcError};
 
 /// The app's request function.
 #[derive(Debug, Clone)]
-pub struct Transport {
+pub(super) struct Transport {
     request: Function,
 }
 
 impl Transport {
     /// Wraps `request`.
-    pub fn new(request: Function) -> Self {
+    pub(super) fn new(request: Function) -> Self {
         Transport { request }
     }
 
     /// Reads `options.request`, the app's transport, or says clearly what is wrong.
-    pub fn from_options(options: &JsValue) -> Result<Self, wasm_bindgen::JsError> {
+    pub(super) fn from_options(options: &JsValue) -> Result<Self, wasm_bindgen::JsError> {
         function_field(options, "request").map(Transport::new).ok_or_else(|| {
             wasm_bindgen::JsError::new("options.request must be a function (method, params, options?) => Promise")
         })
@@ -44,7 +44,7 @@ impl Transport {
     /// engine bounds the wait with its own timer; nothing is held per call
     /// here, so a transport that never settles costs nothing. Returns the
     /// answer at once only if the transport could not even be called.
-    pub fn send(&self, method: &str, params: &Json, options: &JsValue, deliver: &JsValue, id: u64) -> Option<HostAnswer> {
+    pub(super) fn send(&self, method: &str, params: &Json, options: &JsValue, deliver: &JsValue, id: u64) -> Option<HostAnswer> {
         let params = params.text();
         let pass_options = !options.is_undefined();
         let call = call_host(&self.request, method, params, options, pass_options, MAX_ANSWER_UNITS, MAX_DEPTH, deliver, id as f64);
@@ -55,7 +55,7 @@ impl Transport {
 /// Waits (at most `bound_ms`) for a value the app hands over, a value or a
 /// promise of it, and hands it to `then`, read like a host answer (ACP's
 /// `initialize` option). `then` runs once, never synchronously.
-pub fn settle(value: &JsValue, bound_ms: u64, then: impl FnOnce(HostAnswer) + 'static) {
+pub(super) fn settle(value: &JsValue, bound_ms: u64, then: impl FnOnce(HostAnswer) + 'static) {
     let done = Closure::once_into_js(move |described: JsValue| then(described_answer(described)));
     let bound_ms = bound_ms.min(MAX_TIMEOUT_MS) as f64;
     if settle_answer(value, MAX_RELAYED_UNITS, MAX_DEPTH, bound_ms, &done).is_err() {

@@ -78,7 +78,7 @@ pub enum AcpOutcome {
 
 /// How a steer request ended, whatever the path.
 #[derive(Debug, Clone, PartialEq)]
-pub enum SteerVerdict {
+pub(crate) enum SteerVerdict {
     /// Taken into the running turn (with the inject's id, if any).
     Injected(Option<String>),
     /// Nothing consumed: send it as a normal prompt once the previous prompt answered.
@@ -94,7 +94,7 @@ pub enum SteerVerdict {
 
 
 /// Classifies the answer to `session/inject` or `_session/steering`.
-pub fn classify_steer(method: &str, answer: &HostAnswer, timeout_ms: Option<u64>) -> SteerVerdict {
+pub(crate) fn classify_steer(method: &str, answer: &HostAnswer, timeout_ms: Option<u64>) -> SteerVerdict {
     match answer.result() {
         Err(FailedAnswer::Error(e)) if e.code == METHOD_NOT_FOUND => SteerVerdict::Unsupported,
         Err(FailedAnswer::Error(e)) if method == "session/inject" && e.code == -32010 && e.reason().as_deref() == Some("no_running_turn") => {
@@ -119,7 +119,7 @@ pub fn classify_steer(method: &str, answer: &HostAnswer, timeout_ms: Option<u64>
 /// True when a prompt answer reports usage and every number in it is zero:
 /// the evidence claude-agent-acp gives for a first prompt folded into a
 /// handoff steer. An answer without usage is no evidence (read as deferred).
-pub fn folded_usage(answer: &Json) -> bool {
+pub(crate) fn folded_usage(answer: &Json) -> bool {
     let usage = answer.field("usage").or_else(|| answer.at(&["_meta", "usage"]));
     let Some(fields) = usage.and_then(|u| u.entries()) else { return false };
     let numbers: Vec<f64> = fields.iter().filter_map(|(_, value)| value.read::<f64>().ok()).collect();

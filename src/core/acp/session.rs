@@ -59,7 +59,7 @@ impl InputMode {
 
 /// How the first prompt's answer related to a pending handoff steer.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Handoff {
+pub(crate) enum Handoff {
     /// The first prompt has not answered yet.
     Waiting,
     /// The first prompt answered early; the steer's answer is the turn's.
@@ -73,7 +73,7 @@ pub enum Handoff {
 
 impl Handoff {
     /// Wire name (a steer answered before the first prompt counts as folded).
-    pub fn as_str(self) -> &'static str {
+    pub(crate) fn as_str(self) -> &'static str {
         match self {
             Handoff::Deferred => "deferred",
             Handoff::Waiting | Handoff::Folded | Handoff::AnsweredFirst => "folded",
@@ -83,7 +83,7 @@ impl Handoff {
 
 /// Per-session state.
 #[derive(Debug, Default, Clone)]
-pub struct Session {
+pub(crate) struct Session {
     /// `session/prompt` requests of this session not yet answered (the app's and ours).
     pub open_prompts: u32,
     /// A turn started by the agent itself (`startedNewTurn`) that no request owns.
@@ -100,12 +100,12 @@ pub struct Session {
 
 impl Session {
     /// A turn runs: a prompt is open or the agent runs an unowned turn.
-    pub fn turn_running(&self) -> bool {
+    pub(crate) fn turn_running(&self) -> bool {
         self.open_prompts > 0 || self.unowned_turn
     }
 
     /// Nothing here is worth keeping.
-    pub fn is_quiet(&self) -> bool {
+    pub(crate) fn is_quiet(&self) -> bool {
         !self.turn_running() && !self.closed && self.pending_injects.is_empty() && self.handoff.is_none()
     }
 }

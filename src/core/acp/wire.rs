@@ -7,7 +7,7 @@ use crate::core::json::Json;
 /// `_session/steering` outcomes. Anything else is read as [`SteeringOutcome::Unknown`].
 #[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
 #[serde(from = "SteeringOutcomeField")]
-pub enum SteeringOutcome {
+pub(crate) enum SteeringOutcome {
     /// Joined the running turn.
     Injected,
     /// Nothing consumed; no turn runs.
@@ -41,7 +41,7 @@ impl From<SteeringOutcomeField> for SteeringOutcome {
 
 /// `session/inject` and `session/replace_inject` answers.
 #[derive(Debug, Clone, Deserialize)]
-pub struct InjectAnswer {
+pub(crate) struct InjectAnswer {
     /// The agent's id for the pending message.
     #[serde(rename = "messageId")]
     pub message_id: String,
@@ -49,7 +49,7 @@ pub struct InjectAnswer {
 
 /// `session/prompt` answer.
 #[derive(Debug, Clone, Deserialize, Serialize)]
-pub struct PromptAnswer {
+pub(crate) struct PromptAnswer {
     /// Why the turn stopped.
     #[serde(rename = "stopReason")]
     pub stop_reason: String,
@@ -58,7 +58,7 @@ pub struct PromptAnswer {
 /// A `session/update` the engine cares about: a `user_message` echo with the
 /// `messageId` of an inject.
 #[derive(Debug, Clone, Deserialize)]
-pub struct UserMessageEcho {
+pub(crate) struct UserMessageEcho {
     /// `user_message` or `user_message_chunk`.
     #[serde(rename = "sessionUpdate")]
     pub session_update: String,

@@ -113,7 +113,7 @@ struct CallParams<'a> {
 
 /// Reads the answer to the call made by [`SteerRequest::call`]: the turn id
 /// and the delivery the host reports (the shown one when it reports none).
-pub fn read_answer(method: &str, value: &Json, shown: Delivery) -> Result<(String, Delivery), Failure> {
+pub(crate) fn read_answer(method: &str, value: &Json, shown: Delivery) -> Result<(String, Delivery), Failure> {
     let malformed = |detail: String| Failure::malformed(method, detail);
     let (turn_id, delivery) = if method == "turn/start" {
         let answer: TurnStartAnswer = value.read().map_err(|e| malformed(e.to_string()))?;

@@ -53,7 +53,7 @@ impl Delivery {
 
 /// `codexhost/thread/steering/inspect` result.
 #[derive(Debug, Clone, Deserialize)]
-pub struct InspectAnswer {
+pub(crate) struct InspectAnswer {
     /// The host's decision.
     pub delivery: Delivery,
 }
@@ -61,7 +61,7 @@ pub struct InspectAnswer {
 /// Owner of a thread.
 #[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
 #[serde(try_from = "OwnerFields")]
-pub enum Owner {
+pub(crate) enum Owner {
     /// Run by the official app-server.
     Codex,
     /// Run by another harness through the host.
@@ -97,7 +97,7 @@ impl TryFrom<OwnerFields> for Owner {
 /// One row of `codexhost/thread/ownership/list`.
 #[derive(Debug, Clone, Deserialize)]
 #[serde(try_from = "OwnershipRowFields")]
-pub struct OwnershipRow {
+pub(crate) struct OwnershipRow {
     /// The thread.
     pub thread_id: String,
     /// Its owner.
@@ -124,21 +124,21 @@ impl TryFrom<OwnershipRowFields> for OwnershipRow {
 
 /// `codexhost/thread/ownership/list` result.
 #[derive(Debug, Clone, Deserialize)]
-pub struct OwnershipAnswer {
+pub(crate) struct OwnershipAnswer {
     /// Rows for the asked ids.
     pub threads: Vec<OwnershipRow>,
 }
 
 /// The part of `thread/read` the native check reads.
 #[derive(Debug, Clone, Deserialize)]
-pub struct ThreadReadAnswer {
+pub(crate) struct ThreadReadAnswer {
     /// The thread.
     pub thread: ThreadMeta,
 }
 
 /// Thread metadata from `thread/read`.
 #[derive(Debug, Clone, Deserialize)]
-pub struct ThreadMeta {
+pub(crate) struct ThreadMeta {
     /// Thread id.
     pub id: String,
     /// Provider (any JSON; checked by [`ThreadReadAnswer::is_native`]).
@@ -152,7 +152,7 @@ pub struct ThreadMeta {
 impl ThreadReadAnswer {
     /// Native only if the id matches and both fields are non-empty strings
     /// other than `"codexhost"`.
-    pub fn is_native(&self, thread_id: &str) -> bool {
+    pub(crate) fn is_native(&self, thread_id: &str) -> bool {
         let real = |v: &Option<Json>| v.as_ref().and_then(|v| v.read::<String>().ok()).is_some_and(|s| !s.is_empty() && s != "codexhost");
         self.thread.id == thread_id && real(&self.thread.model_provider) && real(&self.thread.cli_version)
     }
@@ -160,7 +160,7 @@ impl ThreadReadAnswer {
 
 /// `turn/steer` result. `delivery` may only be `activeTurn` or `newTurn`.
 #[derive(Debug, Clone, Deserialize)]
-pub struct SteerAnswer {
+pub(crate) struct SteerAnswer {
     /// The turn that now holds the input.
     #[serde(rename = "turnId")]
     pub turn_id: String,
@@ -172,7 +172,7 @@ pub struct SteerAnswer {
 /// The deliveries a host may report in a `turn/steer` answer.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
 #[serde(rename_all = "camelCase")]
-pub enum HostDelivery {
+pub(crate) enum HostDelivery {
     /// Folded into the running turn.
     ActiveTurn,
     /// Restarted as a new turn.
@@ -181,7 +181,7 @@ pub enum HostDelivery {
 
 impl HostDelivery {
     /// As a [`Delivery`].
-    pub fn as_delivery(self) -> Delivery {
+    pub(crate) fn as_delivery(self) -> Delivery {
         match self {
             HostDelivery::ActiveTurn => Delivery::ActiveTurn,
             HostDelivery::NewTurn => Delivery::NewTurn,
@@ -191,14 +191,14 @@ impl HostDelivery {
 
 /// `turn/start` result (only the id is read).
 #[derive(Debug, Clone, Deserialize)]
-pub struct TurnStartAnswer {
+pub(crate) struct TurnStartAnswer {
     /// The started turn.
     pub turn: TurnRef,
 }
 
 /// A turn reference.
 #[derive(Debug, Clone, Deserialize)]
-pub struct TurnRef {
+pub(crate) struct TurnRef {
     /// Turn id.
     pub id: String,
 }
@@ -220,7 +220,7 @@ pub(crate) struct ThreadParams<'a> {
 
 impl<'a> ThreadParams<'a> {
     /// `{ threadId, includeTurns }` for `thread/read`.
-    pub fn read(thread_id: &'a str, include_turns: bool) -> Json {
+    pub(crate) fn read(thread_id: &'a str, include_turns: bool) -> Json {
         Json::of(&ThreadParams { thread_id: Some(thread_id), include_turns: Some(include_turns), ..ThreadParams::default() })
     }
 }

@@ -14,5 +14,5 @@ mod base;
 mod dialect;
 mod polling;
 
-pub use base::Engine;
-pub use dialect::Dialect;
+pub(crate) use base::Engine;
+pub(crate) use dialect::Dialect;
