@@ -80,12 +80,28 @@ const bare = Buffer.from(ts.transpileModule(hook.toString(), { compilerOptions: 
 const gz = (b) => gzipSync(b, { level: 9 }).length;
 console.log(`\npackage size: wasm ${wasm.length} B raw / ${gz(wasm)} B gzip -9; JS glue ${glue.length} B raw / ${gz(glue)} B gzip -9; ` +
   `desktop hook (pkg/desktop*.js) ${gz(hook)} B gzip -9 as shipped, ${gz(bare)} B without comments`);
-console.log(`total gzip -9 (wasm + glue + desktop hook without comments): ${gz(wasm) + gz(glue) + gz(bare)} B`);
+const totalGzip = gz(wasm) + gz(glue) + gz(bare);
+console.log(`total gzip -9 (wasm + glue + desktop hook without comments): ${totalGzip} B`);
 
 // Needs target/floor-pkg/ (scripts/build-floor.sh; scripts/bench.sh builds it).
-console.log(`\n${formatInitTimes(await initTimes())}`);
+const init = await initTimes();
+console.log(`\n${formatInitTimes(init)}`);
 
 console.log("\nwasm memory (64 KiB pages) in Node, before and after:");
 for (const r of await memoryRun(nodeApi, nodeWasm)) {
   console.log(`${r.what.padEnd(46)} ${String(r.before).padStart(4)} -> ${String(r.after).padStart(4)} pages; state left behind: ${r.live}`);
 }
+
+// The lean-engine issue's targets, each with this run's figure and whether it
+// is met (successful rows: the steers the timed rounds make succeed).
+const successful = node.map((n, i) => [n, chrome[i]]).filter(([n]) => n.first.ok);
+const worst = (side) => Math.max(...successful.map((pair) => pair[side].overheadRatio));
+const verdict = (ok) => (ok ? "met" : "NOT met");
+const targets = [
+  ["package wasm + glue + desktop hook <= 60 KB gzip -9", `${(totalGzip / 1000).toFixed(1)} KB`, totalGzip <= 60_000],
+  [`overhead of a successful steer <= 1.0 in Node (worst of ${successful.length} rows)`, worst(0).toFixed(2), worst(0) <= 1.0],
+  [`overhead of a successful steer <= 1.0 in Chromium (worst of ${successful.length} rows)`, worst(1).toFixed(2), worst(1) <= 1.0],
+  ["init() in Node and Chromium printed beside the floor crate's", `${init.rows.length} rows above`, init.rows.length > 0],
+];
+console.log("\nlean-engine targets, this run:");
+for (const [what, figure, ok] of targets) console.log(`  ${what.padEnd(72)} ${figure.padStart(10)}  ${verdict(ok)}`);
