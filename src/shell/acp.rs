@@ -24,6 +24,12 @@ const INITIALIZE_FIELDS: [&str; 3] = ["protocolVersion", "agentCapabilities", "_
 const PROMPT_ANSWER_FIELDS: [&str; 3] = ["stopReason", "usage", "_meta"];
 
 /// Steering for one ACP connection.
+///
+/// ```js
+/// const steering = new AcpSteering({ request: (method, params) => conn.request(method, params) });
+/// steering.initialized(initializeAnswer); // what the agent advertised
+/// const outcome = await steering.send(sessionId, [{ type: "text", text: "use pnpm" }]);
+/// ```
 #[wasm_bindgen]
 pub struct AcpSteering {
     driver: Driver<AcpEngine>,

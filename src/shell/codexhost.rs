@@ -22,6 +22,14 @@ fn rejected(failure: Failure, draft: Json, original: &JsValue) -> Promise {
 }
 
 /// Steering for one codexhost connection.
+///
+/// ```js
+/// const steering = new CodexhostSteering({ request: (method, params) => rpc.request(method, params) });
+/// const { turnId, delivery } = await steering.steer(
+///   { threadId, expectedTurnId, input: [{ type: "text", text: "use pnpm" }] },
+///   { present: (where) => showOptimistically(where), retract: () => unshow() },
+/// );
+/// ```
 #[wasm_bindgen]
 pub struct CodexhostSteering {
     driver: Driver<CodexhostEngine>,

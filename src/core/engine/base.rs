@@ -17,6 +17,14 @@ use crate::core::trace::Trace;
 /// One connection's steering engine: the shared state plus the dialect's
 /// own (`D`). Use it as [`CodexhostEngine`](crate::core::codexhost::CodexhostEngine)
 /// or [`AcpEngine`](crate::core::acp::AcpEngine).
+///
+/// ```
+/// use renderer_steering::core::codexhost::CodexhostEngine;
+/// use renderer_steering::core::Driven;
+/// let mut engine = CodexhostEngine::new(Default::default());
+/// assert_eq!(engine.poll_action(), None, "a new engine has nothing to do");
+/// assert_eq!(engine.poll_timeout(), None, "and no deadline");
+/// ```
 #[derive(Debug)]
 pub struct Engine<D: Dialect> {
     pub(crate) timeouts: Timeouts,

@@ -8,6 +8,13 @@ use crate::core::requests::{HostAnswer, Pending};
 
 /// The per-dialect part of an [`Engine`]. Implemented by the codexhost and
 /// ACP dialects only (the trait is not nameable outside the crate).
+///
+/// ```
+/// // The two implementations, as the public engine types name them:
+/// use renderer_steering::core::{acp::AcpEngine, codexhost::CodexhostEngine};
+/// let _codexhost: CodexhostEngine = CodexhostEngine::new(Default::default());
+/// let _acp: AcpEngine = AcpEngine::new(Default::default(), false);
+/// ```
 pub trait Dialect: Sized + Debug {
     /// What a successful submission ends with.
     type Outcome: Debug;
