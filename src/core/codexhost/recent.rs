@@ -53,17 +53,15 @@ pub(crate) enum Resubmission {
 /// The bounded memory of finished message ids, per thread.
 #[derive(Debug, Default)]
 pub(crate) struct RecentMessages {
-    /// Each entry's key hash, in the ring's order: a lookup scans these 2 KiB
-    /// of integers and reads an entry only on a hash match (scanning the
-    /// entries themselves touched some 30 KiB per lookup, two per steer).
-    hashes: VecDeque<u64>,
     /// Oldest first.
     ring: VecDeque<Entry>,
 }
 
-/// One remembered id.
+/// One remembered id; `hash` is compared first, so a lookup over the whole
+/// ring is a scan of integers.
 #[derive(Debug)]
 struct Entry {
+    hash: u64,
     thread_id: String,
     message_id: String,
     what: Remembered,
@@ -89,11 +87,9 @@ impl RecentMessages {
             Some(at) => self.ring[at].what = what,
             None => {
                 if self.ring.len() == RECENT_MESSAGES {
-                    self.hashes.pop_front();
                     self.ring.pop_front();
                 }
-                self.hashes.push_back(hash);
-                self.ring.push_back(Entry { thread_id: thread_id.into(), message_id: message_id.into(), what });
+                self.ring.push_back(Entry { hash, thread_id: thread_id.into(), message_id: message_id.into(), what });
             }
         }
     }
@@ -101,19 +97,19 @@ impl RecentMessages {
     fn position(&self, hash: u64, thread_id: &str, message_id: &str) -> Option<usize> {
         // Newest first: a retry follows its failure closely. A plain loop
         // (the size-optimised build calls, not inlines, an iterator's closure).
-        let (older, newer) = self.hashes.as_slices();
-        let found = |slice: &[u64], offset: usize| {
+        let (older, newer) = self.ring.as_slices();
+        let found = |slice: &[Entry]| {
             let mut at = slice.len();
             while at > 0 {
                 at -= 1;
-                let entry = if slice[at] == hash { self.ring.get(offset + at) } else { None };
-                if entry.is_some_and(|e| e.message_id == message_id && e.thread_id == thread_id) {
-                    return Some(offset + at);
+                let entry = &slice[at];
+                if entry.hash == hash && entry.message_id == message_id && entry.thread_id == thread_id {
+                    return Some(at);
                 }
             }
             None
         };
-        found(newer, older.len()).or_else(|| found(older, 0))
+        found(newer).map(|at| older.len() + at).or_else(|| found(older))
     }
 
     /// What a new submission of `message_id` on `thread_id` should do.
