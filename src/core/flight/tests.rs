@@ -100,16 +100,6 @@ fn the_queue_head_is_the_oldest_waiting_and_the_one_in_flight_is_not_counted() {
 }
 
 #[test]
-fn new_lanes_hold_no_key() {
-    assert_eq!(Lanes::default().len(), 0);
-}
-
-#[test]
-fn new_lanes_are_empty() {
-    assert!(Lanes::default().is_empty());
-}
-
-#[test]
 fn a_lane_exists_only_while_something_is_in_flight_or_queued() {
     let mut lanes = Lanes::default();
     assert!(lanes.is_empty());

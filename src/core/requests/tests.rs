@@ -101,19 +101,9 @@ fn clear_drops_every_outstanding_call() {
 }
 
 #[test]
-fn new_pending_requests_are_empty() {
-    assert!(PendingRequests::default().is_empty());
-}
-
-#[test]
-fn new_pending_requests_count_no_call() {
-    assert_eq!(PendingRequests::default().len(), 0);
-}
-
-#[test]
 fn finishing_an_operation_forgets_only_its_own_requests() {
     let mut open = PendingRequests::default();
-    assert!(open.is_empty());
+    assert_eq!((open.len(), open.is_empty()), (0, true), "new pending requests count no call");
     let a = open.issue(OpId(1), "a", json!({}).into(), Some(100), false, 0);
     let b = open.issue(OpId(2), "b", json!({}).into(), Some(50), true, 10);
     assert_ne!(a.id, b.id);

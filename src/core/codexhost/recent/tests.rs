@@ -43,21 +43,6 @@ fn an_unknown_outcome_without_deduplication_is_verified_on_its_own_thread_only()
 }
 
 #[test]
-fn a_new_memory_holds_no_id() {
-    assert_eq!(RecentMessages::default().len(), 0);
-}
-
-#[test]
-fn a_new_memory_is_empty() {
-    assert!(RecentMessages::default().is_empty());
-}
-
-#[test]
-fn not_applied_and_still_running_are_different_verdicts() {
-    assert_ne!(Verified::NotApplied, Verified::StillRunning);
-}
-
-#[test]
 fn a_thread_read_shows_a_message_applied_still_running_or_not_applied() {
     let read = Json::from(json!({"thread": {"turns": [{"id": "u", "status": "inProgress", "items": [{"clientId": "m"}]}]}}));
     assert_eq!(verify(&read, "m", Some("u")), Some(Verified::Applied("u".into())));
@@ -71,7 +56,7 @@ fn a_thread_read_shows_a_message_applied_still_running_or_not_applied() {
 fn finished_message_ids_are_remembered_up_to_the_bound_oldest_forgotten_first() {
     let unknown = || Remembered::Unknown { deduplicated: false, turn_id: None };
     let mut recent = RecentMessages::default();
-    assert!(recent.is_empty());
+    assert_eq!((recent.len(), recent.is_empty()), (0, true), "a new memory holds no id");
     recent.remember("t", "m-0", unknown());
     assert_eq!((recent.len(), recent.is_empty()), (1, false));
     recent.remember("t", "m-0", unknown());
