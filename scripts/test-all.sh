@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Runs every test layer, prints one summary, exits non-zero if any layer fails.
-#   core natively (cargo test) | shell in Chromium, Firefox and Node (wasm-pack test)
+#   lint (rustfmt, clippy) | core natively (cargo test) | shell in Chromium, Firefox and Node (wasm-pack test)
 #   packed package in Node and in Chromium (node --test) | playground in Chromium
 #   real agents from npm (Codex app-server, claude-agent-acp, codex-acp) behind a mock model
 set -uo pipefail
@@ -31,7 +31,7 @@ layer() { # name command...
   local rc=$?
   read -r p f < <(count "$log")
   TOTAL_PASS=$((TOTAL_PASS + p)); TOTAL_FAIL=$((TOTAL_FAIL + f))
-  if [ $rc -eq 0 ] && { [ "$p" -gt 0 ] || [[ "$name" == build* ]]; }; then status=PASS; else status=FAIL; FAILED=1; tail -n 60 "$log"; fi
+  if [ $rc -eq 0 ] && { [ "$p" -gt 0 ] || [[ "$name" == build* || "$name" == lint* ]]; }; then status=PASS; else status=FAIL; FAILED=1; tail -n 60 "$log"; fi
   echo "    $status: $p passed, $f failed ($((SECONDS - start)) s, log $log)"
   NAMES+=("$name"); RESULTS+=("$status  $p passed, $f failed")
 }
@@ -42,6 +42,7 @@ wasm_pack_test() { # browser flags...
     wasm-pack test "$@" -- --test 'wasm_*' )
 }
 
+layer "lint (rustfmt, clippy)" bash scripts/lint.sh
 layer "core (native cargo test)" cargo test --workspace
 layer "build package" bash scripts/build-pkg.sh
 layer "build reference host" cargo build --release -p steering-host

@@ -41,7 +41,11 @@ fn a_handoff_answered_before_the_apps_prompt_is_folded_and_that_prompt_is_supers
 
 #[test]
 fn an_answer_without_usage_is_no_evidence_of_folding() {
-    for answer in [json!({ "stopReason": "end_turn" }), json!({ "stopReason": "end_turn", "usage": {} }), json!({ "stopReason": "end_turn", "usage": null })] {
+    for answer in [
+        json!({ "stopReason": "end_turn" }),
+        json!({ "stopReason": "end_turn", "usage": {} }),
+        json!({ "stopReason": "end_turn", "usage": null }),
+    ] {
         let mut e = claude();
         e.prompt_sent("s");
         let op = e.send("s", text("x"), 0).unwrap();
@@ -70,7 +74,12 @@ fn method_not_found_on_inject_falls_to_the_steering_extension() {
     let mut e = engine(init, false);
     e.prompt_sent("s");
     let op = e.send("s", text("x"), 0).unwrap();
-    let log = run(&mut e, 0, |m, _| if m == "session/inject" { not_found() } else { Some(HostAnswer::Result(json!({ "outcome": "injected" }).into())) });
+    let log =
+        run(
+            &mut e,
+            0,
+            |m, _| if m == "session/inject" { not_found() } else { Some(HostAnswer::Result(json!({ "outcome": "injected" }).into())) },
+        );
     assert_eq!(log.methods(), ["session/inject", "_session/steering"]);
     assert_eq!(log.sent[1].params["prompt"], json!(text("x")), "the same message, unchanged");
     assert!(matches!(done(&log, op), Some(Ok(AcpOutcome::Injected { message_id: None, .. }))));

@@ -168,7 +168,11 @@ impl World {
                 if self.app_prompts[s as usize] > 0 {
                     self.app_prompts[s as usize] -= 1;
                     let usage = if zero { 0 } else { 7 };
-                    self.engine.prompt_answered(&sid(s), &json!({ "stopReason": "end_turn", "usage": { "outputTokens": usage } }).into(), self.now);
+                    self.engine.prompt_answered(
+                        &sid(s),
+                        &json!({ "stopReason": "end_turn", "usage": { "outputTokens": usage } }).into(),
+                        self.now,
+                    );
                 }
             }
             Ev::Answer(i, k) => self.answer(i as usize, k),
@@ -183,9 +187,8 @@ impl World {
                 // The engine times out what is due; those answers are ignored
                 // from now on and the message counts as possibly consumed.
                 let now = self.now;
-                let (due, live): (Vec<_>, Vec<_>) = std::mem::take(&mut self.outstanding)
-                    .into_iter()
-                    .partition(|(r, _, at)| r.timeout_ms.is_some_and(|t| now >= at + t));
+                let (due, live): (Vec<_>, Vec<_>) =
+                    std::mem::take(&mut self.outstanding).into_iter().partition(|(r, _, at)| r.timeout_ms.is_some_and(|t| now >= at + t));
                 self.outstanding = live;
                 for (r, _, _) in due {
                     if let Some(w) = words(&r) {
@@ -209,7 +212,9 @@ impl World {
                 }
                 self.engine.session_replaced(&sid(s));
             }
-            Ev::Echo(s) => self.engine.update(&sid(s), &json!({ "sessionUpdate": "user_message", "messageId": format!("m{}", self.next_msg) }).into()),
+            Ev::Echo(s) => {
+                self.engine.update(&sid(s), &json!({ "sessionUpdate": "user_message", "messageId": format!("m{}", self.next_msg) }).into())
+            }
         }
         self.drain();
     }

@@ -18,7 +18,10 @@ fn ext_agent() -> AcpEngine {
 }
 
 fn inject_agent(replace: bool) -> AcpEngine {
-    engine(json!({ "agentCapabilities": { "session": { "inject": { "modes": ["queue", "steer"], "pending": { "replace": replace } } } } }), false)
+    engine(
+        json!({ "agentCapabilities": { "session": { "inject": { "modes": ["queue", "steer"], "pending": { "replace": replace } } } } }),
+        false,
+    )
 }
 
 fn handoff_agent() -> AcpEngine {
@@ -51,7 +54,10 @@ fn the_path_is_chosen_from_initialize_in_order_and_gated_strictly() {
         assert_eq!(Capabilities::from_initialize(&init.clone().into(), true).path, SteerPath::Queue, "{not_true}");
     }
     for garbage in [json!(null), json!([]), json!("x"), json!({ "agentCapabilities": 5 })] {
-        assert_eq!(Capabilities::from_initialize(&garbage.clone().into(), true), Capabilities { path: SteerPath::Queue, images: false, offered: [None; 3] });
+        assert_eq!(
+            Capabilities::from_initialize(&garbage.clone().into(), true),
+            Capabilities { path: SteerPath::Queue, images: false, offered: [None; 3] }
+        );
     }
 }
 
@@ -72,7 +78,9 @@ fn an_idle_session_gets_a_normal_prompt_that_is_not_bounded() {
     assert_eq!(log.methods(), ["session/prompt"]);
     assert_eq!(log.sent[0].params, json!({ "sessionId": "s", "prompt": text("hello") }));
     assert_eq!(log.sent[0].timeout_ms, None, "the open prompt of a turn is not bounded");
-    assert!(matches!(done(&log, op), Some(Ok(AcpOutcome::Prompted { ref stop_reason, superseded: false, .. })) if stop_reason == "end_turn"));
+    assert!(
+        matches!(done(&log, op), Some(Ok(AcpOutcome::Prompted { ref stop_reason, superseded: false, .. })) if stop_reason == "end_turn")
+    );
     assert_eq!(e.live_state(), 0);
 }
 
@@ -83,7 +91,10 @@ fn steering_extension_always_sends_the_opt_in_and_injected_is_done() {
     let op = e.send("s", text("use pnpm"), 0).unwrap();
     let log = run(&mut e, 0, |_, _| Some(HostAnswer::Result(json!({ "outcome": "injected" }).into())));
     assert_eq!(log.methods(), [EXT]);
-    assert_eq!(log.sent[0].params, json!({ "sessionId": "s", "prompt": text("use pnpm"), "_meta": { "steering": { "idleBehavior": "promptRequired" } } }));
+    assert_eq!(
+        log.sent[0].params,
+        json!({ "sessionId": "s", "prompt": text("use pnpm"), "_meta": { "steering": { "idleBehavior": "promptRequired" } } })
+    );
     assert_eq!(log.sent[0].timeout_ms, Some(10_000));
     assert!(matches!(done(&log, op), Some(Ok(AcpOutcome::Injected { message_id: None, .. }))));
     assert_eq!(e.composer("s").mode, InputMode::Direct, "the original prompt still owns completion");
@@ -268,7 +279,9 @@ fn replace_only_when_the_agent_allows_it() {
     let log = run(&mut e, 0, |_, _| Some(HostAnswer::Result(json!({ "messageId": "m2" }).into())));
     assert_eq!(log.sent[0].method, "session/replace_inject");
     assert_eq!(log.sent[0].params, json!({ "sessionId": "s", "messageId": "m1", "content": text("y") }));
-    assert!(matches!(done(&log, op), Some(Ok(AcpOutcome::Replaced { ref message_id, ref previous_message_id })) if message_id == "m2" && previous_message_id == "m1"));
+    assert!(
+        matches!(done(&log, op), Some(Ok(AcpOutcome::Replaced { ref message_id, ref previous_message_id })) if message_id == "m2" && previous_message_id == "m1")
+    );
     assert_eq!(e.composer("s").pending_injects, ["m2"]);
 }
 
@@ -302,7 +315,10 @@ fn images_are_refused_unless_the_agent_takes_them() {
     assert_eq!(error.failure.message(), "this agent does not accept images");
     assert_eq!(error.draft, image);
     assert!(run(&mut e, 0, silent).sent.is_empty());
-    let mut e = engine(json!({ "_meta": { "steering": { "supported": true } }, "agentCapabilities": { "promptCapabilities": { "image": true } } }), false);
+    let mut e = engine(
+        json!({ "_meta": { "steering": { "supported": true } }, "agentCapabilities": { "promptCapabilities": { "image": true } } }),
+        false,
+    );
     assert!(e.send("s", image, 0).is_ok());
 }
 

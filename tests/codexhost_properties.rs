@@ -42,7 +42,9 @@ fn answer_for(r: &OutgoingRequest, kind: u8) -> HostAnswer {
         ("codexhost/thread/steering/inspect", 0) => ok(json!({ "delivery": "official" })),
         ("codexhost/thread/steering/inspect", 1) => ok(json!({ "delivery": "activeTurn" })),
         ("codexhost/thread/steering/inspect", 2) => ok(json!({ "delivery": "newTurn" })),
-        ("codexhost/thread/ownership/list", 0 | 1) => ok(json!({ "threads": [{ "threadId": thread, "owner": "external", "harnessId": "h" }] })),
+        ("codexhost/thread/ownership/list", 0 | 1) => {
+            ok(json!({ "threads": [{ "threadId": thread, "owner": "external", "harnessId": "h" }] }))
+        }
         ("codexhost/thread/ownership/list", 2) => ok(json!({ "threads": [{ "threadId": thread, "owner": "codex" }] })),
         ("thread/read", 0..=2) => ok(json!({ "thread": { "id": thread, "modelProvider": "openai", "cliVersion": "1" } })),
         ("turn/steer", 0..=2) => ok(json!({ "turnId": "turn-2", "delivery": if kind % 2 == 0 { "newTurn" } else { "activeTurn" } })),
@@ -133,7 +135,11 @@ impl World {
             Ev::Duplicate(i) => {
                 if !self.answered.is_empty() {
                     let id = self.answered[i as usize % self.answered.len()];
-                    self.engine.handle_answer(id, HostAnswer::Result(json!({ "turnId": "dup", "delivery": "activeTurn" }).into()), self.now);
+                    self.engine.handle_answer(
+                        id,
+                        HostAnswer::Result(json!({ "turnId": "dup", "delivery": "activeTurn" }).into()),
+                        self.now,
+                    );
                 }
             }
             Ev::Tick(ms) => {

@@ -238,7 +238,11 @@ fn every_host_error_in_the_decision_propagates_with_code_message_and_data() {
             let op = e.steer(steer("t", "x"), 0).unwrap().op();
             let log = run(&mut e, 0, |m, _| {
                 if m == failing {
-                    Some(HostAnswer::Error(renderer_steering::core::RpcError { code, message: format!("e{code}"), data: Some(json!({"why": code}).into()) }))
+                    Some(HostAnswer::Error(renderer_steering::core::RpcError {
+                        code,
+                        message: format!("e{code}"),
+                        data: Some(json!({"why": code}).into()),
+                    }))
                 } else {
                     unknown_variant(m)
                 }
@@ -453,7 +457,9 @@ fn decide_sends_no_steer() {
     let op = e.decide("t", "/compact", 0).unwrap();
     let log = run(&mut e, 0, new_host("newTurn"));
     assert_eq!(log.methods(), ["codexhost/thread/steering/inspect"]);
-    assert!(matches!(log.completion(op), Some(Action::Complete { result: Ok(CodexhostOutcome::Decided(d)), .. }) if d.delivery.as_str() == "newTurn"));
+    assert!(
+        matches!(log.completion(op), Some(Action::Complete { result: Ok(CodexhostOutcome::Decided(d)), .. }) if d.delivery.as_str() == "newTurn")
+    );
     assert_eq!(e.live_state(), 0);
 }
 

@@ -83,7 +83,9 @@ impl Host {
                 let status = if self.running(&thread) { "inProgress" } else { "completed" };
                 (HostAnswer::Result(json!({ "thread": { "turns": [{ "id": "turn-1", "status": status, "items": items }] } }).into()), false)
             }
-            "thread/read" => (HostAnswer::Result(json!({ "thread": { "modelProvider": "openai", "cliVersion": "0.171.0" } }).into()), false),
+            "thread/read" => {
+                (HostAnswer::Result(json!({ "thread": { "modelProvider": "openai", "cliVersion": "0.171.0" } }).into()), false)
+            }
             "turn/steer" | "turn/start" => {
                 let id = params["clientUserMessageId"].as_str().unwrap_or_default().to_string();
                 if let Some(receipt) = self.receipts.get(&id).filter(|_| self.dedupes) {
@@ -168,7 +170,15 @@ impl World {
 fn run(events: Vec<Ev>, dedupes: bool) {
     let host = Host { dedupes, turn_running: BTreeMap::new(), applied: BTreeMap::new(), receipts: BTreeMap::new() };
     let engine = CodexhostEngine::new(Timeouts { decide_ms: 1_000, steer_ms: 5_000, request_ms: 1_000 });
-    let mut w = World { engine, host, now: 0, outstanding: vec![], ops: BTreeMap::new(), applied_for: BTreeMap::new(), completions: BTreeMap::new() };
+    let mut w = World {
+        engine,
+        host,
+        now: 0,
+        outstanding: vec![],
+        ops: BTreeMap::new(),
+        applied_for: BTreeMap::new(),
+        completions: BTreeMap::new(),
+    };
     for event in events {
         match event {
             Ev::Submit(t, m) => {

@@ -67,7 +67,12 @@ fuzz_target!(|data: &[u8]| {
         assert_eq!(e.live_state(), 0);
     } else {
         let mut e = AcpEngine::new(Timeouts::default(), which % 4 == 1);
-        let inits = [json!({ "_meta": { "steering": { "supported": true } } }), json!({ "agentCapabilities": { "session": { "inject": { "modes": ["steer"], "pending": { "replace": true } } } } }), json!({ "agentCapabilities": { "_meta": { "claudeCode": { "promptQueueing": true } } } }), json!({})];
+        let inits = [
+            json!({ "_meta": { "steering": { "supported": true } } }),
+            json!({ "agentCapabilities": { "session": { "inject": { "modes": ["steer"], "pending": { "replace": true } } } } }),
+            json!({ "agentCapabilities": { "_meta": { "claudeCode": { "promptQueueing": true } } } }),
+            json!({}),
+        ];
         e.initialized(&inits[(which as usize / 2) % 4].clone().into());
         for chunk in script.chunks(3) {
             let (op, a, b) = (chunk[0], *chunk.get(1).unwrap_or(&0), *chunk.get(2).unwrap_or(&0));
@@ -80,7 +85,12 @@ fuzz_target!(|data: &[u8]| {
                 }
                 1 if !pending.is_empty() => {
                     let id = pending.remove(a as usize % pending.len());
-                    let payloads: [&[u8]; 4] = [br#"{"outcome":"injected"}"#, br#"{"messageId":"m1"}"#, br#"{"stopReason":"end_turn"}"#, br#"{"outcome":"promptRequired"}"#];
+                    let payloads: [&[u8]; 4] = [
+                        br#"{"outcome":"injected"}"#,
+                        br#"{"messageId":"m1"}"#,
+                        br#"{"stopReason":"end_turn"}"#,
+                        br#"{"outcome":"promptRequired"}"#,
+                    ];
                     let mut bytes = vec![b % 8];
                     bytes.extend_from_slice(payloads[(b / 8) as usize % 4]);
                     e.handle_answer(id, common::answer(&bytes), now);

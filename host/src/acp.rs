@@ -118,7 +118,14 @@ impl Renderer for AcpRenderer {
     }
 }
 
-fn start_turn(out: &Outbox, shared: &SharedState, session: &str, speed: f64, prompt: Option<&Value>, waiter: Option<oneshot::Sender<RpcResult>>) {
+fn start_turn(
+    out: &Outbox,
+    shared: &SharedState,
+    session: &str,
+    speed: f64,
+    prompt: Option<&Value>,
+    waiter: Option<oneshot::Sender<RpcResult>>,
+) {
     if let Some(prompt) = prompt {
         out.notify("session/update", json!({ "sessionId": session, "update": { "sessionUpdate": "user_message", "content": prompt } }));
     }
@@ -177,7 +184,10 @@ impl Acp {
                 for waiter in early {
                     let _ = waiter.send(Ok(json!({ "stopReason": "end_turn", "usage": { "outputTokens": 0 } })));
                 }
-                out.notify("session/update", json!({ "sessionId": session, "update": { "sessionUpdate": "user_message", "content": prompt } }));
+                out.notify(
+                    "session/update",
+                    json!({ "sessionId": session, "update": { "sessionUpdate": "user_message", "content": prompt } }),
+                );
                 Reply::Later(rx)
             }
             AgentKind::PromptHandoff { folded: false } => {
@@ -252,7 +262,14 @@ impl Dialect for Acp {
                     return Reply::Now(err(-32010, "Inject precondition failed", Some("no_running_turn")));
                 }
                 let id = self.new_id("msg");
-                self.shared.lock().expect("state lock").sessions.entry(session).or_default().pending.insert(id.clone(), params["content"].clone());
+                self.shared
+                    .lock()
+                    .expect("state lock")
+                    .sessions
+                    .entry(session)
+                    .or_default()
+                    .pending
+                    .insert(id.clone(), params["content"].clone());
                 Reply::Now(Ok(json!({ "messageId": id })))
             }
             "session/revoke_inject" | "session/replace_inject" => Reply::Now(self.pending_op(method, &params)),

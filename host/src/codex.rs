@@ -70,7 +70,8 @@ impl Renderer for CodexRenderer {
         self.out.notify("item/toolCall/started", json!({ "threadId": self.thread, "turnId": self.turn, "callId": call, "title": title }));
     }
     fn tool_progress(&mut self, call: usize, percent: u32) {
-        self.out.notify("item/toolCall/progress", json!({ "threadId": self.thread, "turnId": self.turn, "callId": call, "percent": percent }));
+        self.out
+            .notify("item/toolCall/progress", json!({ "threadId": self.thread, "turnId": self.turn, "callId": call, "percent": percent }));
     }
     fn tool_done(&mut self, call: usize, title: &str) {
         self.out.notify("item/toolCall/completed", json!({ "threadId": self.thread, "turnId": self.turn, "callId": call, "title": title }));
@@ -85,14 +86,22 @@ impl Codexhost {
     /// A fresh connection; `speed` scales the script (2.0 = twice as fast).
     pub fn new(kind: HostKind, speed: f64) -> Self {
         Codexhost {
-            kind, speed, turns: BTreeMap::new(), next_turn: 0,
-            receipts: BTreeMap::new(), deliveries: BTreeMap::new(), history: BTreeMap::new(),
+            kind,
+            speed,
+            turns: BTreeMap::new(),
+            next_turn: 0,
+            receipts: BTreeMap::new(),
+            deliveries: BTreeMap::new(),
+            history: BTreeMap::new(),
         }
     }
 
     fn unknown(&self, method: &str) -> RpcResult {
         match self.kind {
-            HostKind::Stock => err(-32600, &format!("Invalid request: unknown variant `{method}`, expected one of `thread/read`, `turn/start`, `turn/steer`")),
+            HostKind::Stock => err(
+                -32600,
+                &format!("Invalid request: unknown variant `{method}`, expected one of `thread/read`, `turn/start`, `turn/steer`"),
+            ),
             _ => err(-32601, "Method not found"),
         }
     }
@@ -197,16 +206,22 @@ impl Dialect for Codexhost {
                 Ok(json!({ "delivery": self.decide(&thread, params["text"].as_str().unwrap_or_default()) }))
             }
             "codexhost/thread/ownership/list" if self.kind != HostKind::Stock => {
-                let ids: Vec<&str> = params["threadIds"].as_array().map(|a| a.iter().filter_map(Value::as_str).collect()).unwrap_or_default();
+                let ids: Vec<&str> =
+                    params["threadIds"].as_array().map(|a| a.iter().filter_map(Value::as_str).collect()).unwrap_or_default();
                 let unique: BTreeSet<&str> = ids.iter().copied().collect();
                 if ids.is_empty() || ids.len() > 100 || unique.len() != ids.len() {
                     err(-32602, "threadIds must hold 1..100 unique ids")
                 } else {
-                    let rows: Vec<Value> = ids.iter().map(|id| if *id == EXTERNAL {
-                        json!({ "threadId": id, "owner": "external", "harnessId": "claude-code" })
-                    } else {
-                        json!({ "threadId": id, "owner": "codex" })
-                    }).collect();
+                    let rows: Vec<Value> = ids
+                        .iter()
+                        .map(|id| {
+                            if *id == EXTERNAL {
+                                json!({ "threadId": id, "owner": "external", "harnessId": "claude-code" })
+                            } else {
+                                json!({ "threadId": id, "owner": "codex" })
+                            }
+                        })
+                        .collect();
                     Ok(json!({ "threads": rows }))
                 }
             }
@@ -215,11 +230,17 @@ impl Dialect for Codexhost {
                 let mut answer = json!({ "thread": { "id": thread, "modelProvider": provider, "cliVersion": if thread == EXTERNAL { "codexhost" } else { "0.50.0" } } });
                 if params["includeTurns"] == json!(true) {
                     let running = self.running(&thread).map(|(turn, _)| turn.clone());
-                    let turns: Vec<Value> = self.history.get(&thread).map(|turns| turns.iter().map(|(turn, ids)| json!({
+                    let turns: Vec<Value> =
+                        self.history
+                            .get(&thread)
+                            .map(|turns| {
+                                turns.iter().map(|(turn, ids)| json!({
                         "id": turn,
                         "status": if running.as_deref() == Some(turn.as_str()) { "inProgress" } else { "completed" },
                         "items": ids.iter().map(|id| json!({ "type": "userMessage", "clientId": id })).collect::<Vec<_>>(),
-                    })).collect()).unwrap_or_default();
+                    })).collect()
+                            })
+                            .unwrap_or_default();
                     answer["thread"]["turns"] = json!(turns);
                 }
                 Ok(answer)

@@ -53,10 +53,8 @@ mod tests {
 
     #[test]
     fn switches_parse_from_the_query() {
-        let q: HashMap<String, String> = [("latency", "250"), ("hang", "turn/steer"), ("drop", "")]
-            .into_iter()
-            .map(|(k, v)| (k.to_string(), v.to_string()))
-            .collect();
+        let q: HashMap<String, String> =
+            [("latency", "250"), ("hang", "turn/steer"), ("drop", "")].into_iter().map(|(k, v)| (k.to_string(), v.to_string())).collect();
         let f = Faults::from_query(&q);
         assert_eq!(f.latency_ms, 250);
         assert!(Faults::hits(&f.hang_on, "turn/steer"));

@@ -89,12 +89,8 @@ pub fn steer_text(input: &Json) -> Result<String, Failure> {
     for block in items {
         match (block.kind.as_ref(), block.text) {
             ("text", Some(text)) => joined.push_str(&text),
-            ("text", None) => {
-                return Err(Failure::invalid_input("a text item has no text"))
-            }
-            (other, _) => {
-                return Err(Failure::invalid_input(format!("steering accepts text only, not {other} items")))
-            }
+            ("text", None) => return Err(Failure::invalid_input("a text item has no text")),
+            (other, _) => return Err(Failure::invalid_input(format!("steering accepts text only, not {other} items"))),
         }
     }
     if joined.trim().is_empty() {
@@ -135,9 +131,7 @@ pub fn check_acp_blocks(content: &Json, images_allowed: bool) -> Result<(), Fail
                 has_substance = true;
             }
             "audio" | "resource_link" | "resource" => has_substance = true,
-            other => {
-                return Err(Failure::invalid_input(format!("unknown content block type {other}")))
-            }
+            other => return Err(Failure::invalid_input(format!("unknown content block type {other}"))),
         }
     }
     if !has_substance {

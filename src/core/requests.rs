@@ -149,12 +149,7 @@ impl PendingRequests {
 
     /// Removes and returns every call whose deadline is at or before `now`.
     pub(crate) fn expire(&mut self, now: u64) -> Vec<(RequestId, Pending)> {
-        let due: Vec<RequestId> = self
-            .open
-            .iter()
-            .filter(|(_, p)| p.deadline.is_some_and(|d| d <= now))
-            .map(|(id, _)| *id)
-            .collect();
+        let due: Vec<RequestId> = self.open.iter().filter(|(_, p)| p.deadline.is_some_and(|d| d <= now)).map(|(id, _)| *id).collect();
         due.into_iter().filter_map(|id| self.open.remove(&id).map(|p| (id, p))).collect()
     }
 

@@ -1,8 +1,8 @@
 //! The decision trace: what the engine asked, what it heard, and what it showed.
 
-use serde::Serialize;
 use super::json::Json;
 use super::json_rpc::RpcError;
+use serde::Serialize;
 
 /// How one probe ended. A result is recorded as a summary, not whole (a
 /// `thread/read` with turns can be megabytes): kept as is up to 1,024 bytes

@@ -1,15 +1,15 @@
 //! `AcpSteering`: the ACP engine driven from JavaScript.
 
 use js_sys::{Function, Promise};
-use wasm_bindgen::JsCast;
 use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
 
 use super::boundary::{read_draft, read_id, read_json, MAX_RELAYED_UNITS};
 use super::convert::to_js;
-use super::options::{field, function_field, read_timeouts};
 use super::driver::{Driver, Hooks};
 use super::failure::to_js_error;
 use super::ids::now_ms;
+use super::options::{field, function_field, read_timeouts};
 use super::transport::{self, Transport};
 use super::types::{AcpOptions, AcpSendHooks, ChangeCallback, ContentBlocks, InitializeAnswer, JsonObject};
 use crate::core::acp::{AcpEngine, AcpOutcome};
@@ -205,11 +205,7 @@ impl AcpSteering {
     /// ```js
     /// acp.update(params.sessionId, params.update);
     /// ```
-    pub fn update(
-        &self,
-        #[wasm_bindgen(unchecked_param_type = "string")] session_id: JsValue,
-        update: JsonObject,
-    ) -> Result<(), JsValue> {
+    pub fn update(&self, #[wasm_bindgen(unchecked_param_type = "string")] session_id: JsValue, update: JsonObject) -> Result<(), JsValue> {
         let session_id = id(&session_id, "sessionId").map_err(thrown)?;
         // Only the fields the engine reads cross (a tool's output can be megabytes).
         let update = host_value(&update.into(), "the update", Some(&UPDATE_FIELDS)).map_err(thrown)?;

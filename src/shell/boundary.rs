@@ -125,9 +125,7 @@ pub(super) fn report(what: &str, error: &JsValue) {
 pub(super) fn read_draft(value: &JsValue) -> Result<Json, Failure> {
     match read_json(value, MAX_DRAFT_BYTES as u32, None) {
         Ok(draft) => check_array(&draft).map(|()| draft),
-        Err(refused) if refused.too_large => {
-            Err(Failure::draft_too_large(MAX_DRAFT_BYTES + 1))
-        }
+        Err(refused) if refused.too_large => Err(Failure::draft_too_large(MAX_DRAFT_BYTES + 1)),
         Err(refused) => Err(Failure::invalid_input(format!("the draft cannot be read: {}", refused.reason))),
     }
 }

@@ -6,10 +6,10 @@ use wasm_bindgen::prelude::*;
 use super::arguments::{read_call, FieldRefused};
 use super::boundary::{read_draft_text, read_id, MAX_ARGUMENT_UNITS, MAX_ID_UNITS};
 use super::convert::to_js;
-use super::options::{field, function_field, is_follower, read_timeouts};
 use super::driver::{Driver, RoleCheck};
 use super::failure::to_js_error;
 use super::ids::{now_ms, random_id};
+use super::options::{field, function_field, is_follower, read_timeouts};
 use super::transport::Transport;
 use super::types::{CodexhostOptions, DecideArgs, PresentationHooks, SteerArgs};
 use crate::core::codexhost::{CodexhostEngine, CodexhostOutcome, SteerRequest};
@@ -41,7 +41,6 @@ impl std::fmt::Debug for CodexhostSteering {
         f.debug_struct("CodexhostSteering").finish_non_exhaustive()
     }
 }
-
 
 #[wasm_bindgen]
 impl CodexhostSteering {
@@ -183,7 +182,11 @@ fn steer_request(fields: Result<String, FieldRefused>, timeout_ms: &JsValue) -> 
         field => invalid(format!("steer arguments: {field}: {}", refused.reason)),
     })?;
     let mut request: SteerRequest = serde_json::from_str(&text).map_err(|e| invalid(format!("steer arguments: {e}")))?;
-    for (what, id) in [("threadId", Some(&request.thread_id)), ("expectedTurnId", request.expected_turn_id.as_ref()), ("clientUserMessageId", request.client_user_message_id.as_ref())] {
+    for (what, id) in [
+        ("threadId", Some(&request.thread_id)),
+        ("expectedTurnId", request.expected_turn_id.as_ref()),
+        ("clientUserMessageId", request.client_user_message_id.as_ref()),
+    ] {
         if id.is_some_and(|id| id.len() > MAX_ID_UNITS as usize) {
             return Err(invalid(format!("{what} is longer than {MAX_ID_UNITS} characters")));
         }

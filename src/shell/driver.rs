@@ -11,13 +11,13 @@ use wasm_bindgen::prelude::*;
 use super::boundary::{deferred, report};
 use super::convert::to_js;
 use super::failure::to_js_error;
+use super::ids::now_ms;
 use super::options::is_follower;
 use super::timer::Armed;
-use super::ids::now_ms;
 use super::transport::{self, Transport};
+use crate::core::sorted_map::SortedMap;
 use crate::core::Driven;
 use crate::core::HostAnswer;
-use crate::core::sorted_map::SortedMap;
 use crate::core::{Action, OpId, RequestId, SteeringError};
 
 /// What the UI gave for one submission: `present(delivery)`, `retract()`,
@@ -81,7 +81,6 @@ struct Inner<E: Driven> {
     /// back through.
     deliver: JsValue,
 }
-
 
 /// A cheap handle; clones drive the same engine.
 pub(super) struct Driver<E: Driven>(Rc<Inner<E>>);

@@ -21,7 +21,14 @@ pub struct Sent {
 
 impl From<&OutgoingRequest> for Sent {
     fn from(r: &OutgoingRequest) -> Sent {
-        Sent { id: r.id, op: r.op, method: r.method, params: r.params.value(), timeout_ms: r.timeout_ms, carries_message: r.carries_message }
+        Sent {
+            id: r.id,
+            op: r.op,
+            method: r.method,
+            params: r.params.value(),
+            timeout_ms: r.timeout_ms,
+            carries_message: r.carries_message,
+        }
     }
 }
 

@@ -50,11 +50,9 @@ fn an_inject_answer_with_an_empty_or_missing_message_id_is_outcome_unknown_not_i
 #[test]
 fn an_image_block_needs_both_mime_type_and_data() {
     let init = json!({ "_meta": { "steering": { "supported": true } }, "agentCapabilities": { "promptCapabilities": { "image": true } } });
-    for image in [
-        json!({ "type": "image", "mimeType": "image/png" }),
-        json!({ "type": "image", "data": "AAAA" }),
-        json!({ "type": "image" }),
-    ] {
+    for image in
+        [json!({ "type": "image", "mimeType": "image/png" }), json!({ "type": "image", "data": "AAAA" }), json!({ "type": "image" })]
+    {
         let draft = vec![json!({ "type": "text", "text": "see" }), image.clone()];
         let mut e = engine(init.clone(), false);
         let error = e.send("s", draft.clone(), 0).unwrap_err();

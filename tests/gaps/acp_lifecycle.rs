@@ -54,12 +54,9 @@ fn when_the_agents_own_turn_ends_a_prompt_required_message_goes_out_as_a_prompt(
 
 #[test]
 fn each_input_mode_is_named_as_the_spec_names_it_in_text_and_json() {
-    for (mode, name) in [
-        (InputMode::Direct, "direct"),
-        (InputMode::Queue, "queue"),
-        (InputMode::Idle, "idle"),
-        (InputMode::Unavailable, "unavailable"),
-    ] {
+    for (mode, name) in
+        [(InputMode::Direct, "direct"), (InputMode::Queue, "queue"), (InputMode::Idle, "idle"), (InputMode::Unavailable, "unavailable")]
+    {
         assert_eq!(mode.as_str(), name);
         assert_eq!(serde_json::to_value(mode).unwrap(), name);
     }

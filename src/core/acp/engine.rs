@@ -14,10 +14,10 @@ use super::session::{ComposerState, Handoff, Session};
 use super::wire::{IdleBehavior, SessionParams, SteeringMeta};
 use crate::core::action::{Action, OpId};
 use crate::core::content::check_acp_blocks;
+use crate::core::engine::{Dialect, Engine};
 use crate::core::error::{Failure, SteeringError};
 use crate::core::flight::{Admission, Ticket};
 use crate::core::json::Json;
-use crate::core::engine::{Dialect, Engine};
 use crate::core::requests::{HostAnswer, Pending};
 use crate::core::sorted_map::{SortedMap, SortedSet};
 use crate::core::timeouts::Timeouts;
@@ -125,7 +125,13 @@ impl AcpEngine {
         let may_start = !running || self.path() != SteerPath::Queue;
         let ticket = Ticket { op: op_id, message_id: None, draft: content.clone() };
         let admission = self.lanes.admit_fifo(session_id, ticket, may_start);
-        let op = Op { session_id: session_id.into(), content, message_id: None, stage: Stage::Queued { must_prompt: false }, trace: Trace::default() };
+        let op = Op {
+            session_id: session_id.into(),
+            content,
+            message_id: None,
+            stage: Stage::Queued { must_prompt: false },
+            trace: Trace::default(),
+        };
         self.ops.insert(op_id, op);
         if admission == Admission::Start {
             self.dispatch(op_id, now);
@@ -152,11 +158,9 @@ impl AcpEngine {
         let content = Some(&op.content);
         let base = SessionParams { session_id: &session_id, ..SessionParams::default() };
         let (method, params, timeout) = match path {
-            SteerPath::Inject { .. } => (
-                "session/inject",
-                SessionParams { mode: Some("steer"), content, ..base },
-                Some(self.timeouts.request_ms),
-            ),
+            SteerPath::Inject { .. } => {
+                ("session/inject", SessionParams { mode: Some("steer"), content, ..base }, Some(self.timeouts.request_ms))
+            }
             SteerPath::SteeringExtension => (
                 "_session/steering",
                 SessionParams {
@@ -224,7 +228,11 @@ impl AcpEngine {
         match stage {
             Stage::Steering(_) => match classify_steer(pending.method, &answer, pending.timeout_ms) {
                 SteerVerdict::Injected(message_id) => {
-                    let (content, trace) = self.ops.get(&op_id).map(|o| (o.content.clone(), o.trace.clone())).unwrap_or_else(|| (Json::no_items(), Trace::default()));
+                    let (content, trace) = self
+                        .ops
+                        .get(&op_id)
+                        .map(|o| (o.content.clone(), o.trace.clone()))
+                        .unwrap_or_else(|| (Json::no_items(), Trace::default()));
                     if let Some(id) = &message_id {
                         self.session(&session_id).pending_injects.insert(id.clone(), content);
                     }
@@ -306,9 +314,7 @@ impl Dialect for Acp {
         // A message whose request was written may have reached the agent:
         // unknown, never a plain `disposed` that invites a resend.
         engine.fail_all(|stage| match stage {
-            Stage::Steering(_) | Stage::Prompting { .. } => {
-                Failure::outcome_unknown("the steer", "disposed before the answer")
-            }
+            Stage::Steering(_) | Stage::Prompting { .. } => Failure::outcome_unknown("the steer", "disposed before the answer"),
             _ => Failure::disposed(),
         });
         engine.dialect.sessions.clear();

@@ -92,12 +92,13 @@ pub(crate) enum SteerVerdict {
     Fail(Failure),
 }
 
-
 /// Classifies the answer to `session/inject` or `_session/steering`.
 pub(crate) fn classify_steer(method: &str, answer: &HostAnswer, timeout_ms: Option<u64>) -> SteerVerdict {
     match answer.result() {
         Err(FailedAnswer::Error(e)) if e.code == METHOD_NOT_FOUND => SteerVerdict::Unsupported,
-        Err(FailedAnswer::Error(e)) if method == "session/inject" && e.code == -32010 && e.reason().as_deref() == Some("no_running_turn") => {
+        Err(FailedAnswer::Error(e))
+            if method == "session/inject" && e.code == -32010 && e.reason().as_deref() == Some("no_running_turn") =>
+        {
             SteerVerdict::PromptRequired
         }
         Ok(value) if method == "session/inject" => match value.read::<InjectAnswer>() {
@@ -132,7 +133,11 @@ mod tests {
     fn prompt_required_from_the_steering_extension_asks_for_a_prompt() {
         use crate::core::acp::outcome::{classify_steer, SteerVerdict};
         use crate::core::HostAnswer;
-        let v = classify_steer("_session/steering", &HostAnswer::Result(serde_json::json!({"outcome": "promptRequired", "reason": "noRunningTurn"}).into()), None);
+        let v = classify_steer(
+            "_session/steering",
+            &HostAnswer::Result(serde_json::json!({"outcome": "promptRequired", "reason": "noRunningTurn"}).into()),
+            None,
+        );
         assert_eq!(v, SteerVerdict::PromptRequired);
     }
 

@@ -127,8 +127,12 @@ mod tests {
     #[test]
     fn a_user_message_echo_reads_its_message_id() {
         use crate::core::acp::wire::UserMessageEcho;
-        let u: UserMessageEcho = serde_json::from_str(&serde_json::json!(
-            {"sessionUpdate": "user_message", "messageId": "m1", "content": []}).to_string()).unwrap();
+        let u: UserMessageEcho = serde_json::from_str(
+            &serde_json::json!(
+            {"sessionUpdate": "user_message", "messageId": "m1", "content": []})
+            .to_string(),
+        )
+        .unwrap();
         assert_eq!(u.message_id.as_deref(), Some("m1"));
     }
 }

@@ -6,8 +6,8 @@ use std::collections::VecDeque;
 use serde::de::DeserializeOwned;
 
 use super::wire::{Delivery, InspectAnswer, Owner, OwnershipAnswer, ThreadParams, ThreadReadAnswer};
-use crate::core::json::Json;
 use crate::core::error::Failure;
+use crate::core::json::Json;
 use crate::core::requests::{FailedAnswer, HostAnswer};
 use crate::core::sorted_map::{SortedMap, SortedSet};
 
@@ -119,11 +119,7 @@ impl Knowledge {
     }
 
     fn next_probe_from(&self, start: usize) -> Step {
-        CHAIN[start..]
-            .iter()
-            .find(|p| !self.lacks(**p))
-            .map(|p| Step::Ask(*p))
-            .unwrap_or(Step::Fail(Failure::ownership_unknown()))
+        CHAIN[start..].iter().find(|p| !self.lacks(**p)).map(|p| Step::Ask(*p)).unwrap_or(Step::Fail(Failure::ownership_unknown()))
     }
 
     /// Learns from one probe's answer and says what comes next.
@@ -161,9 +157,11 @@ impl Knowledge {
             }
             Probe::OwnershipList => {
                 let answer: OwnershipAnswer = parse(probe, value)?;
-                let row = answer.threads.into_iter().find(|r| r.thread_id == thread_id).ok_or_else(|| {
-                    Failure::malformed(probe.method(), "the thread is not in the answer")
-                })?;
+                let row = answer
+                    .threads
+                    .into_iter()
+                    .find(|r| r.thread_id == thread_id)
+                    .ok_or_else(|| Failure::malformed(probe.method(), "the thread is not in the answer"))?;
                 match row.owner {
                     Owner::Codex => KnownOwner::Codex,
                     Owner::External { .. } => KnownOwner::External,

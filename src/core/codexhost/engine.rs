@@ -8,10 +8,10 @@ use super::request::{read_answer, SteerRequest};
 use super::wire::Delivery;
 use crate::core::action::{Action, OpId};
 use crate::core::content::{steer_text, text_draft};
+use crate::core::engine::{Dialect, Engine};
 use crate::core::error::{Failure, SteeringError};
 use crate::core::flight::{Admission, Ticket};
 use crate::core::json_rpc::RequestId;
-use crate::core::engine::{Dialect, Engine};
 use crate::core::requests::{HostAnswer, Pending};
 use crate::core::sorted_map::SortedSet;
 use crate::core::timeouts::Timeouts;
@@ -24,9 +24,14 @@ mod lifecycle;
 enum Stage {
     /// A retry of an unconfirmed message on a host that does not deduplicate:
     /// reading the thread before anything is sent again.
-    Verifying { turn_id: Option<String> },
+    Verifying {
+        turn_id: Option<String>,
+    },
     Deciding(Probe),
-    Sending { shown: Delivery, method: &'static str },
+    Sending {
+        shown: Delivery,
+        method: &'static str,
+    },
 }
 
 /// One submission in progress.
@@ -82,7 +87,11 @@ impl CodexhostEngine {
         self.refuse_if_disposed(&draft)?;
         let text = steer_text(&draft).map_err(|f| SteeringError::new(f, draft.clone(), Trace::default()))?;
         let op = self.new_op_id();
-        self.begin(op, Op { thread_id: thread_id.into(), text, steer: None, trace: Trace::default(), stage: Stage::Deciding(Probe::Inspect) }, now);
+        self.begin(
+            op,
+            Op { thread_id: thread_id.into(), text, steer: None, trace: Trace::default(), stage: Stage::Deciding(Probe::Inspect) },
+            now,
+        );
         Ok(op)
     }
 
@@ -253,7 +262,6 @@ impl CodexhostEngine {
         let error = SteeringError::new(failure, draft, op.trace.clone()).with_message_id(message_id);
         self.finish(op_id, &op.thread_id, shown, Err(error));
     }
-
 }
 
 fn probe_answer(answer: &HostAnswer) -> ProbeAnswer {

@@ -268,7 +268,8 @@ mod tests {
     fn a_thread_from_openai_is_native() {
         use crate::core::codexhost::wire::ThreadReadAnswer;
         let a: ThreadReadAnswer = parse(serde_json::json!(
-            {"thread": {"id": "t", "modelProvider": "openai", "cliVersion": "0.9"}})).unwrap();
+            {"thread": {"id": "t", "modelProvider": "openai", "cliVersion": "0.9"}}))
+        .unwrap();
         assert!(a.is_native("t"));
     }
 
@@ -283,7 +284,8 @@ mod tests {
     fn a_thread_from_the_codexhost_provider_is_not_native() {
         use crate::core::codexhost::wire::ThreadReadAnswer;
         let a: ThreadReadAnswer = parse(serde_json::json!(
-            {"thread": {"id": "t", "modelProvider": "codexhost", "cliVersion": "1"}})).unwrap();
+            {"thread": {"id": "t", "modelProvider": "codexhost", "cliVersion": "1"}}))
+        .unwrap();
         assert!(!a.is_native("t"));
     }
 

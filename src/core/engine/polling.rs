@@ -2,8 +2,8 @@
 
 use super::{Dialect, Engine};
 use crate::core::action::Action;
-use crate::core::Driven;
 use crate::core::json_rpc::RequestId;
+use crate::core::Driven;
 use crate::core::HostAnswer;
 
 impl<D: Dialect> Engine<D> {

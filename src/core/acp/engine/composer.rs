@@ -21,7 +21,11 @@ impl AcpEngine {
         let mode = if self.dialect.caps.is_none() || self.is_disposed() || session.is_some_and(|s| s.closed) {
             InputMode::Unavailable
         } else if !running {
-            if busy { InputMode::Queue } else { InputMode::Idle }
+            if busy {
+                InputMode::Queue
+            } else {
+                InputMode::Idle
+            }
         } else if busy || self.path() == SteerPath::Queue {
             InputMode::Queue
         } else {
@@ -52,5 +56,4 @@ impl AcpEngine {
             }
         }
     }
-
 }

@@ -43,7 +43,8 @@ impl AcpEngine {
         }
         check_acp_blocks(&content, self.dialect.caps.is_some_and(|c| c.images)).map_err(refuse)?;
         self.pending_content(session_id, message_id).map_err(|e| refuse(e.failure))?;
-        let params = Json::of(&SessionParams { session_id, message_id: Some(message_id), content: Some(&content), ..SessionParams::default() });
+        let params =
+            Json::of(&SessionParams { session_id, message_id: Some(message_id), content: Some(&content), ..SessionParams::default() });
         Ok(self.start_pending_op(session_id, message_id, content, Stage::Replacing, "session/replace_inject", params, now))
     }
 
@@ -56,7 +57,16 @@ impl AcpEngine {
     }
 
     #[allow(clippy::too_many_arguments)]
-    fn start_pending_op(&mut self, session_id: &str, message_id: &str, content: Json, stage: Stage, method: &'static str, params: Json, now: u64) -> OpId {
+    fn start_pending_op(
+        &mut self,
+        session_id: &str,
+        message_id: &str,
+        content: Json,
+        stage: Stage,
+        method: &'static str,
+        params: Json,
+        now: u64,
+    ) -> OpId {
         let op_id = self.new_op_id();
         let trace = Trace { path: Some("inject"), sent: Some(method), ..Trace::default() };
         self.ops.insert(op_id, Op { session_id: session_id.into(), content, message_id: Some(message_id.into()), stage, trace });
@@ -66,7 +76,8 @@ impl AcpEngine {
 
     pub(super) fn on_pending_inject_answer(&mut self, op_id: OpId, pending: Pending, answer: HostAnswer) {
         let Some(op) = self.ops.get(&op_id) else { return };
-        let (session_id, old_id, content, stage) = (op.session_id.clone(), op.message_id.clone().unwrap_or_default(), op.content.clone(), op.stage);
+        let (session_id, old_id, content, stage) =
+            (op.session_id.clone(), op.message_id.clone().unwrap_or_default(), op.content.clone(), op.stage);
         let value = match answer.result() {
             Ok(value) => value,
             Err(failed @ FailedAnswer::Error(e)) if matches!(e.reason().as_deref(), Some("already_delivered" | "unknown_message_id")) => {

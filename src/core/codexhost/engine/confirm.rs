@@ -8,8 +8,8 @@ use crate::core::codexhost::recent::{verify, Remembered, Verified};
 use crate::core::codexhost::wire::ThreadParams;
 use crate::core::codexhost::{CodexhostOutcome, Delivery, SteerOutcome};
 use crate::core::error::Failure;
-use crate::core::HostAnswer;
 use crate::core::trace::Trace;
+use crate::core::HostAnswer;
 
 impl CodexhostEngine {
     /// A retry of an unconfirmed message on a host that does not deduplicate:
@@ -56,7 +56,8 @@ impl CodexhostEngine {
         match verified {
             Some(Verified::Applied(turn_id)) => {
                 op.trace.path = Some("verifiedDelivered");
-                let outcome = SteerOutcome { turn_id, delivery: Delivery::Official, presented: Delivery::Official, trace: op.trace.clone() };
+                let outcome =
+                    SteerOutcome { turn_id, delivery: Delivery::Official, presented: Delivery::Official, trace: op.trace.clone() };
                 self.delivered(op_id, &op, outcome);
             }
             Some(Verified::NotApplied) => self.begin(op_id, op, now),
@@ -66,5 +67,4 @@ impl CodexhostEngine {
             None => self.unknown_outcome(op_id, &op, unknown("the thread could not be read to confirm it")),
         }
     }
-
 }
