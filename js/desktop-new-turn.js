@@ -9,9 +9,12 @@ const PAUSE_REASON = "Interrupted before the steer was accepted.";
 /**
  * newTurn: the steer is presented through the desktop's own `startTurn`,
  * whose `turn/start` leaves as a `turn/steer` tagged `newTurn`; follow-ups
- * the stop paused are resumed.
+ * the stop paused are resumed. One steer bound covers the whole path, from
+ * the decision to the answer: reading the follow-ups and `startTurn` share
+ * it, and resuming the follow-ups (on its own bound) does not delay the result.
  */
 export async function newTurn(hook, threadId, args) {
+  const deadline = performance.now() + hook.steerMs;
   const input = args[1];
   const restore = args[2];
   const host = hook.submissionHost();
@@ -53,8 +56,10 @@ export async function newTurn(hook, threadId, args) {
   };
   const start = method(hook.manager, "startTurn");
   if (!start) throw fail("missingBinding", "", "startTurn is missing", input);
-  const pausedBefore = await pausedFollowUps(hook, threadId);
+  const pausedBefore = await pausedFollowUps(hook, threadId, deadline);
   if (hook.disposed) throw fail("disposed", "", undefined, input);
+  // Reading the follow-ups used up the bound: nothing was sent.
+  if (performance.now() >= deadline) throw fail("timeout", "startTurn", hook.steerMs, input);
   // The route catches this steer's turn/start until startTurn itself
   // settles, even after our wait ended: a late turn/start is refused, never
   // sent as a plain one (that would deliver a message reported as failed).
@@ -68,12 +73,13 @@ export async function newTurn(hook, threadId, args) {
   const called = attempt(start, hook.manager, [threadId, submission, args[8]]);
   if ("threw" in called) release();
   else called.value = new Promise((settle) => settle(called.value)).finally(release);
-  const waited = await hook.wait(called);
+  const waited = await hook.wait(called, deadline);
   if (waited.kind === "timeout" || waited.kind === "cancelled") route.abandoned = waited.kind;
   const error = waited.error;
   switch (waited.kind) {
     case "ok":
-      await resumeFollowUps(hook, threadId, pausedBefore);
+      // Started now (the app's mutate runs before the result is returned), not waited for.
+      resumeFollowUps(hook, threadId, pausedBefore).catch((e) => report("could not resume follow-ups", e));
       return waited.value;
     case "error":
       if (isSteeringError(error)) throw error;
@@ -88,14 +94,14 @@ export async function newTurn(hook, threadId, args) {
   }
 }
 
-/** Ids of follow-ups paused with the steer's reason (best effort, bounded). */
-async function pausedFollowUps(hook, threadId) {
+/** Ids of follow-ups paused with the steer's reason (best effort, until `deadline`). */
+async function pausedFollowUps(hook, threadId, deadline) {
   const coordinator = hook.coordinator();
   const load = method(coordinator, "loadMessages");
-  if (load) await hook.wait(attempt(load, coordinator, [threadId]));
+  if (load) await hook.wait(attempt(load, coordinator, [threadId]), deadline);
   const read = method(coordinator, "readMessages");
   if (!read) return [];
-  const waited = await hook.wait(attempt(read, coordinator, [threadId]));
+  const waited = await hook.wait(attempt(read, coordinator, [threadId]), deadline);
   try {
     const messages = waited.value;
     if (waited.kind !== "ok" || !Array.isArray(messages)) return [];

@@ -150,8 +150,10 @@ class Hook {
     if (this.disposed && this.routes.size === 0) this.removeFromLayer("sendRequest", true);
   }
 
-  wait(called) {
-    return bounded(called, this.steerMs, this.cancel);
+  /** Waits on the app or the host: at most the steer bound, or until `deadline` (a `performance.now()` time) when given. */
+  wait(called, deadline) {
+    const ms = deadline === undefined ? this.steerMs : Math.max(0, deadline - performance.now());
+    return bounded(called, ms, this.cancel);
   }
 
   isFollower(threadId) {

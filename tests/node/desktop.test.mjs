@@ -233,3 +233,37 @@ test("a failure of startTurn after the rewritten steer left is outcomeUnknown, n
   assert.equal(error.kind, "outcomeUnknown");
   assert.deepEqual(methods(manager), ["codexhost/thread/steering/inspect", "turn/steer"]);
 });
+
+test("newTurn: reading the follow-ups and startTurn share one steer bound (hanging loadMessages and readMessages cannot stretch it)", async () => {
+  const manager = new RequestManager(answers("newTurn"));
+  const never = () => new Promise(() => {});
+  manager.coordinator.loadMessages = never;
+  manager.coordinator.readMessages = never;
+  api.installDesktopSteering(manager, { timeouts: { steerMs: 150 } });
+  const input = [{ type: "text", text: "x" }];
+  const started = performance.now();
+  const { error } = await settle(manager.steerTurn("t", input, { id: "r", context: {} }, "fast"));
+  const elapsed = performance.now() - started;
+  assert.equal(error.kind, "timeout");
+  assert.equal(error.draft, input, "the draft by identity");
+  // One bound: about 150 ms. Each read on its own bound took 300 ms or more before.
+  assert.ok(elapsed >= 140 && elapsed < 280, `settled after ${elapsed.toFixed(0)} ms`);
+  assert.equal(manager.started.length, 0, "startTurn is not called once the bound is used up");
+  assert.deepEqual(methods(manager), ["codexhost/thread/steering/inspect"], "nothing but the inspect was sent");
+});
+
+test("newTurn: resuming the follow-ups does not delay the result (a mutate that never settles)", async () => {
+  const manager = new RequestManager(answers("newTurn"), { queue: [], pauseOnSteer: "new" });
+  let mutated = 0;
+  manager.coordinator.mutate = () => {
+    mutated += 1;
+    return new Promise(() => {});
+  };
+  api.installDesktopSteering(manager, { timeouts: { steerMs: 400 } });
+  const started = performance.now();
+  const result = await callSteer(manager, "t", "start over");
+  const elapsed = performance.now() - started;
+  assert.equal(result.turn.id, "turn-2");
+  assert.equal(mutated, 1, "mutate was called before the result came back");
+  assert.ok(elapsed < 200, `resolved after ${elapsed.toFixed(0)} ms (the mutate's own bound is 400 ms)`);
+});
