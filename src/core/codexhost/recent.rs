@@ -10,11 +10,13 @@ use serde::Deserialize;
 
 use super::outcome::SteerOutcome;
 use crate::core::json::Json;
+use crate::core::sorted_map::SortedMap;
 
 /// How many finished message ids an engine remembers (oldest forgotten first).
-/// A retry comes seconds after its failure, well within 256 later messages;
-/// the table is a ring searched newest first, so a small bound keeps each
-/// lookup cheap (and remembering costs no shifting at all).
+/// A retry comes seconds after its failure, well within 256 later messages.
+/// The table is a ring (remembering shifts nothing) with a sorted index of
+/// key hashes: a new id, the common case, is ruled out by one binary search
+/// over 256 integers; only a known hash is looked up in the ring, newest first.
 ///
 /// ```
 /// assert_eq!(renderer_steering::core::codexhost::RECENT_MESSAGES, 256);
@@ -55,6 +57,9 @@ pub(crate) enum Resubmission {
 pub(crate) struct RecentMessages {
     /// Oldest first.
     ring: VecDeque<Entry>,
+    /// How many ring entries have each key hash: an id never seen (every
+    /// new message) is ruled out by one binary search, without touching the ring.
+    hashes: SortedMap<u64, u32>,
 }
 
 /// One remembered id; `hash` is compared first, so a lookup over the whole
@@ -82,19 +87,38 @@ fn key_hash(thread_id: &str, message_id: &str) -> u64 {
 impl RecentMessages {
     /// Records what became of `message_id` on `thread_id` (replacing an earlier record).
     pub(crate) fn remember(&mut self, thread_id: &str, message_id: &str, what: Remembered) {
-        let hash = key_hash(thread_id, message_id);
+        self.remember_hashed(key_hash(thread_id, message_id), thread_id, message_id, what);
+    }
+
+    fn remember_hashed(&mut self, hash: u64, thread_id: &str, message_id: &str, what: Remembered) {
         match self.position(hash, thread_id, message_id) {
             Some(at) => self.ring[at].what = what,
             None => {
                 if self.ring.len() == RECENT_MESSAGES {
-                    self.ring.pop_front();
+                    if let Some(oldest) = self.ring.pop_front() {
+                        self.forget_hash(oldest.hash);
+                    }
                 }
+                *self.hashes.get_or_insert_with(hash, || 0) += 1;
                 self.ring.push_back(Entry { hash, thread_id: thread_id.into(), message_id: message_id.into(), what });
             }
         }
     }
 
+    fn forget_hash(&mut self, hash: u64) {
+        let left = self.hashes.get_mut(&hash).map(|count| {
+            *count -= 1;
+            *count
+        });
+        if left == Some(0) {
+            self.hashes.remove(&hash);
+        }
+    }
+
     fn position(&self, hash: u64, thread_id: &str, message_id: &str) -> Option<usize> {
+        if !self.hashes.contains_key(&hash) {
+            return None;
+        }
         // Newest first: a retry follows its failure closely. A plain loop
         // (the size-optimised build calls, not inlines, an iterator's closure).
         let (older, newer) = self.ring.as_slices();
@@ -115,7 +139,11 @@ impl RecentMessages {
     /// What a new submission of `message_id` on `thread_id` should do.
     pub(crate) fn resubmission(&self, thread_id: &str, message_id: Option<&str>) -> Resubmission {
         let Some(message_id) = message_id else { return Resubmission::New };
-        match self.position(key_hash(thread_id, message_id), thread_id, message_id).map(|at| &self.ring[at].what) {
+        self.resubmission_hashed(key_hash(thread_id, message_id), thread_id, message_id)
+    }
+
+    fn resubmission_hashed(&self, hash: u64, thread_id: &str, message_id: &str) -> Resubmission {
+        match self.position(hash, thread_id, message_id).map(|at| &self.ring[at].what) {
             Some(Remembered::Delivered(outcome)) => Resubmission::AlreadyDelivered(outcome.clone()),
             Some(Remembered::Unknown { deduplicated: false, turn_id }) => Resubmission::Verify { turn_id: turn_id.clone() },
             _ => Resubmission::New,
@@ -126,6 +154,18 @@ impl RecentMessages {
     #[cfg(test)]
     pub(crate) fn len(&self) -> usize {
         self.ring.len()
+    }
+
+    /// Distinct key hashes indexed (never more than the ids remembered).
+    #[cfg(test)]
+    pub(crate) fn indexed(&self) -> usize {
+        self.hashes.len()
+    }
+
+    /// Remembers under a chosen hash, so a test can make two ids collide.
+    #[cfg(test)]
+    pub(crate) fn remember_colliding(&mut self, hash: u64, thread_id: &str, message_id: &str, what: Remembered) {
+        self.remember_hashed(hash, thread_id, message_id, what);
     }
 
     /// True when nothing is remembered.

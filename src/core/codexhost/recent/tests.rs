@@ -32,6 +32,30 @@ fn remembering_many_ids_keeps_only_the_bound() {
         recent.remember("t", &i.to_string(), Remembered::Unknown { deduplicated: true, turn_id: None });
     }
     assert_eq!(recent.len(), 256);
+    assert_eq!(recent.indexed(), 256, "the hash index is bounded with the ring");
+}
+
+#[test]
+fn ids_whose_hashes_collide_are_told_apart_and_forgetting_one_keeps_the_other() {
+    let unknown = || Remembered::Unknown { deduplicated: false, turn_id: None };
+    let b_outcome = || Remembered::Unknown { deduplicated: false, turn_id: Some("u".into()) };
+    let b_resubmitted = Resubmission::Verify { turn_id: Some("u".into()) };
+    let mut recent = RecentMessages::default();
+    recent.remember_colliding(7, "t", "a", unknown());
+    recent.remember_colliding(7, "t", "b", b_outcome());
+    assert_eq!(recent.indexed(), 1, "one hash, two ids");
+    for i in 0..RECENT_MESSAGES - 2 {
+        recent.remember("t", &format!("m-{i}"), unknown());
+    }
+    assert_eq!(recent.len(), RECENT_MESSAGES, "full, nothing forgotten yet");
+    recent.remember("t", "x", unknown()); // forgets "a", the oldest
+    assert_eq!(recent.indexed(), RECENT_MESSAGES, "b's hash, 254 others and x");
+    // "b" shares the hash "a" had: it must still be found.
+    assert_eq!(recent.resubmission_hashed(7, "t", "b"), b_resubmitted);
+    assert_eq!(recent.resubmission_hashed(7, "t", "a"), Resubmission::New, "a was forgotten");
+    recent.remember("t", "y", unknown()); // forgets "b": the hash leaves the index
+    assert_eq!(recent.resubmission_hashed(7, "t", "b"), Resubmission::New);
+    assert_eq!(recent.indexed(), RECENT_MESSAGES);
 }
 
 #[test]
