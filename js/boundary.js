@@ -312,6 +312,42 @@ export function parseJson(text) {
   return JSON.parse(text);
 }
 
+// The engine's clock: performance.now() where the page has it (monotonic:
+// no wall-clock step moves a deadline), else Date.now(); chosen once.
+const clock = (() => {
+  try {
+    if (typeof performance.now() === "number") return () => performance.now();
+  } catch {
+    // No usable performance clock: the wall clock below.
+  }
+  return () => Date.now();
+})();
+
+/** Milliseconds for the engine's deadlines; NaN if the page broke its clock (never throws). */
+export function now() {
+  try {
+    return clock();
+  } catch {
+    return NaN;
+  }
+}
+
+/** `crypto.randomUUID()`, else 128 random bits as hex; "" if the page broke both (the engine then makes its own). Never throws. */
+export function randomId() {
+  try {
+    if (typeof crypto?.randomUUID === "function") return crypto.randomUUID();
+  } catch {
+    // A page without (or with a broken) Web Crypto: Math.random below.
+  }
+  try {
+    let hex = "";
+    for (let i = 0; i < 4; i++) hex += Math.floor(Math.random() * 2 ** 32).toString(16).padStart(8, "0");
+    return hex;
+  } catch {
+    return "";
+  }
+}
+
 /** Logs a hook's or the desktop's failure; never throws, even if `console` does. */
 export function report(what, error) {
   try {

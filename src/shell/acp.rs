@@ -122,7 +122,8 @@ impl AcpSteering {
         let original: JsValue = content.into();
         let submitted = id(&session_id, "sessionId").and_then(|session_id| {
             let content = blocks(&original)?;
-            self.driver.with_engine(|e| e.send(&session_id, content, now_ms()))
+            let now = now_ms();
+            self.driver.with_engine(|e| e.send(&session_id, content, now))
         });
         let hooks = Hooks { unconfirmed: function_field(&hooks, "unconfirmed"), ..Hooks::default() };
         match submitted {
@@ -144,7 +145,8 @@ impl AcpSteering {
     ) -> Promise {
         let submitted = id(&session_id, "sessionId").and_then(|session_id| {
             let message_id = id(&message_id, "messageId")?;
-            self.driver.with_engine(|e| e.revoke(&session_id, &message_id, now_ms()))
+            let now = now_ms();
+            self.driver.with_engine(|e| e.revoke(&session_id, &message_id, now))
         });
         self.settle(submitted, JsValue::UNDEFINED)
     }
@@ -165,7 +167,8 @@ impl AcpSteering {
         let submitted = id(&session_id, "sessionId").and_then(|session_id| {
             let message_id = id(&message_id, "messageId")?;
             let content = blocks(&original)?;
-            self.driver.with_engine(|e| e.replace(&session_id, &message_id, content, now_ms()))
+            let now = now_ms();
+            self.driver.with_engine(|e| e.replace(&session_id, &message_id, content, now))
         });
         self.settle(submitted, original)
     }
@@ -196,7 +199,8 @@ impl AcpSteering {
     ) -> Result<JsValue, JsValue> {
         let session_id = id(&session_id, "sessionId").map_err(thrown)?;
         let answer = host_value(&answer.into(), "the prompt answer", Some(&PROMPT_ANSWER_FIELDS)).map_err(thrown)?;
-        let verdict = self.feed(|e| e.prompt_answered(&session_id, &answer, now_ms()));
+        let now = now_ms();
+        let verdict = self.feed(|e| e.prompt_answered(&session_id, &answer, now));
         Ok(to_js(&verdict))
     }
 
@@ -221,7 +225,8 @@ impl AcpSteering {
     #[wasm_bindgen(js_name = sessionIdle)]
     pub fn session_idle(&self, #[wasm_bindgen(unchecked_param_type = "string")] session_id: JsValue) -> Result<(), JsValue> {
         let session_id = id(&session_id, "sessionId").map_err(thrown)?;
-        self.feed(|e| e.session_idle(&session_id, now_ms()));
+        let now = now_ms();
+        self.feed(|e| e.session_idle(&session_id, now));
         Ok(())
     }
 

@@ -79,7 +79,8 @@ impl CodexhostSteering {
             Ok(read) => read,
             Err(failure) => return rejected(failure, Json::no_items(), &JsValue::UNDEFINED),
         };
-        let submitted = self.driver.with_engine(|e| e.decide(&thread_id, &text, now_ms()));
+        let now = now_ms();
+        let submitted = self.driver.with_engine(|e| e.decide(&thread_id, &text, now));
         match submitted {
             Err(error) => Promise::reject(&to_js_error(&error, &JsValue::UNDEFINED)),
             Ok(op) => self.driver.promise(op, None, outcome_to_js, JsValue::UNDEFINED),
@@ -108,7 +109,8 @@ impl CodexhostSteering {
             let follower = is_follower(role, &JsValue::NULL, &request.thread_id);
             self.driver.with_engine(|e| e.set_follower(&request.thread_id, follower));
         }
-        let submitted = self.driver.with_engine(|e| e.steer(request, now_ms()));
+        let now = now_ms();
+        let submitted = self.driver.with_engine(|e| e.steer(request, now));
         match submitted {
             Err(error) => Promise::reject(&to_js_error(&error, &read.input)),
             Ok(submitted) => self.driver.promise(submitted.op(), Some(read.hooks), outcome_to_js, read.input),

@@ -113,7 +113,8 @@ where
                     let driver = Driver(inner);
                     let fired = driver.0.timer.borrow_mut().take();
                     drop(fired); // clearing a fired timer is a no-op
-                    driver.0.engine.borrow_mut().handle_timeout(now_ms());
+                    let now = now_ms();
+                    driver.0.engine.borrow_mut().handle_timeout(now);
                     driver.pump();
                 }
             });
@@ -245,7 +246,8 @@ where
                 (check.set_follower)(&mut self.0.engine.borrow_mut(), &key, follower);
             }
         }
-        self.0.engine.borrow_mut().handle_answer(id, answer, now_ms());
+        let now = now_ms();
+        self.0.engine.borrow_mut().handle_answer(id, answer, now);
         self.pump();
     }
 

@@ -1,19 +1,46 @@
-//! Random ids for messages that arrive without one.
+//! The engine's clock and random ids, read through the front door
+//! (`js/boundary.js`): neither can throw into wasm, and both are called
+//! while no engine borrow is held (a page's clock runs JavaScript).
 
-use js_sys::{Function, Reflect};
-use wasm_bindgen::{JsCast, JsValue};
+use std::cell::Cell;
 
-/// `crypto.randomUUID()` where available, else a random hex id.
-pub(super) fn random_id() -> String {
-    let global = js_sys::global();
-    let uuid = Reflect::get(&global, &JsValue::from_str("crypto")).ok().filter(|c| c.is_object()).and_then(|crypto| {
-        let f = Reflect::get(&crypto, &JsValue::from_str("randomUUID")).ok()?;
-        f.dyn_into::<Function>().ok()?.call0(&crypto).ok()?.as_string()
-    });
-    uuid.unwrap_or_else(|| (0..4).map(|_| format!("{:08x}", (js_sys::Math::random() * 4_294_967_296.0) as u32)).collect())
+use wasm_bindgen::prelude::*;
+
+#[wasm_bindgen(module = "/js/boundary.js")]
+extern "C" {
+    #[wasm_bindgen(js_name = now, catch)]
+    fn now_js() -> Result<f64, JsValue>;
+    #[wasm_bindgen(js_name = randomId, catch)]
+    fn random_id_js() -> Result<String, JsValue>;
 }
 
-/// Milliseconds since the epoch, as the core's `now`.
+thread_local! {
+    /// The last clock reading (what `now` falls back to) and a counter for
+    /// ids made without the page's randomness.
+    static LAST: (Cell<u64>, Cell<u64>) = const { (Cell::new(0), Cell::new(0)) };
+}
+
+/// `crypto.randomUUID()` where available, else a random hex id (never
+/// throws; if the page broke every source, a per-module counter).
+pub(super) fn random_id() -> String {
+    random_id_js().ok().filter(|id| !id.is_empty()).unwrap_or_else(|| {
+        let n = LAST.with(|(_, counter)| {
+            counter.set(counter.get() + 1);
+            counter.get()
+        });
+        format!("local-{}-{n}", now_ms())
+    })
+}
+
+/// Milliseconds on a monotonic clock (`performance.now()`: a wall-clock
+/// step can neither stretch nor cut a bound), never decreasing; the core's `now`.
 pub(super) fn now_ms() -> u64 {
-    js_sys::Date::now() as u64
+    LAST.with(|(last, _)| {
+        if let Ok(ms) = now_js() {
+            if ms.is_finite() && ms as u64 > last.get() {
+                last.set(ms as u64);
+            }
+        }
+        last.get()
+    })
 }
