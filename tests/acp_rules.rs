@@ -386,7 +386,7 @@ fn a_dispatch_error_is_surfaced_and_not_resent() {
 }
 
 #[test]
-fn a_replaced_session_drops_its_pending_steer_and_queue_with_drafts() {
+fn a_replaced_session_drops_its_pending_steer_and_queue_with_drafts_a_sent_steer_as_outcome_unknown() {
     let mut e = handoff_agent();
     e.prompt_sent("s");
     let a = e.send("s", text("a"), 0).unwrap();
@@ -394,10 +394,14 @@ fn a_replaced_session_drops_its_pending_steer_and_queue_with_drafts() {
     let b = e.send("s", text("b"), 0).unwrap();
     e.session_replaced("s");
     let log = run(&mut e, 0, silent);
-    for (op, words) in [(a, "a"), (b, "b")] {
+    // "a" went out as a handoff prompt: it may have reached the agent, so it
+    // stays shown, unconfirmed; "b" never left the queue: handed back, retracted.
+    for (op, words, kind) in [(a, "a", "outcomeUnknown"), (b, "b", "sessionReplaced")] {
         let error = done(&log, op).unwrap().unwrap_err();
-        assert_eq!((error.failure.kind(), error.draft.value()), ("sessionReplaced", json!(text(words))));
+        assert_eq!((error.failure.kind(), error.draft.value()), (kind, json!(text(words))));
     }
+    assert!(log.actions.iter().any(|x| matches!(x, Action::Unconfirmed { op, .. } if *op == a)), "{:?}", log.actions);
+    assert!(log.actions.iter().any(|x| matches!(x, Action::Retract { op } if *op == b)), "{:?}", log.actions);
     e.handle_answer(first.sent[0].id, HostAnswer::Result(json!({ "stopReason": "end_turn" }).into()), 0);
     assert!(run(&mut e, 0, silent).actions.is_empty(), "a late answer changes nothing");
     assert_eq!(e.live_state(), 0);

@@ -217,3 +217,43 @@ fn acp_a_steer_never_written_is_a_plain_failure_and_retracted() {
     assert_eq!(error.failure.kind(), "transport");
     assert!(log.has_retract());
 }
+
+#[test]
+fn acp_our_prompt_answered_unreadably_is_outcome_unknown_not_a_plain_failure() {
+    let mut e = common::acp_engine(json!({ "agentCapabilities": {} }), false);
+    e.prompt_sent("s");
+    let op = e.send("s", common::text("x"), 0).unwrap();
+    e.prompt_answered("s", &json!({ "stopReason": "end_turn" }).into(), 0);
+    // The queued message goes out as a prompt; the agent ran it and answered without a stopReason.
+    let log = run(&mut e, 0, |_, _| ok(json!({ "stop_reason": "end_turn" })));
+    assert_eq!(log.methods(), ["session/prompt"]);
+    let error = common::done(&log, op).unwrap().unwrap_err();
+    assert_eq!(error.failure.kind(), "outcomeUnknown", "{}", error.failure.message());
+    assert_eq!(error.draft, common::text("x"));
+    assert_eq!(unconfirmed(&log), ["queue"], "kept on screen, unconfirmed");
+    assert_eq!(e.live_state(), 0);
+}
+
+#[test]
+fn acp_dispose_while_a_replace_or_revoke_is_out_is_outcome_unknown() {
+    for method in ["session/replace_inject", "session/revoke_inject"] {
+        let caps = json!({ "agentCapabilities": { "session": { "inject": { "modes": ["steer"], "pending": { "replace": true } } } } });
+        let mut e = common::acp_engine(caps, false);
+        e.prompt_sent("s");
+        e.send("s", common::text("x"), 0).unwrap();
+        run(&mut e, 0, |_, _| ok(json!({ "messageId": "m1" })));
+        let op = if method == "session/replace_inject" {
+            e.replace("s", "m1", common::text("y"), 0).unwrap()
+        } else {
+            e.revoke("s", "m1", 0).unwrap()
+        };
+        let sent = run(&mut e, 0, |_, _| None);
+        assert_eq!(sent.methods(), [method]);
+        e.dispose();
+        let log = run(&mut e, 0, |_, _| None);
+        let error = common::done(&log, op).unwrap().unwrap_err();
+        assert_eq!(error.failure.kind(), "outcomeUnknown", "{method}: {}", error.failure.message());
+        assert!(error.failure.message().starts_with(method), "{}", error.failure.message());
+        assert_eq!(unconfirmed(&log), ["inject"], "{method}: kept on screen, unconfirmed");
+    }
+}

@@ -32,6 +32,19 @@ enum Stage {
     Replacing,
 }
 
+impl Stage {
+    /// The request that carried (or changed) the message once it was
+    /// written; `None` while it waits in the queue.
+    fn sent_by(self) -> Option<&'static str> {
+        match self {
+            Stage::Queued { .. } => None,
+            Stage::Steering(_) | Stage::Prompting { .. } => Some("the steer"),
+            Stage::Revoking => Some("session/revoke_inject"),
+            Stage::Replacing => Some("session/replace_inject"),
+        }
+    }
+}
+
 /// One submission in progress.
 #[derive(Debug)]
 pub struct Op {
@@ -311,12 +324,7 @@ impl Dialect for Acp {
     }
 
     fn on_dispose(engine: &mut AcpEngine) {
-        // A message whose request was written may have reached the agent:
-        // unknown, never a plain `disposed` that invites a resend.
-        engine.fail_all(|stage| match stage {
-            Stage::Steering(_) | Stage::Prompting { .. } => Failure::outcome_unknown("the steer", "disposed before the answer"),
-            _ => Failure::disposed(),
-        });
+        engine.fail_all(|stage| Failure::ended_before_answer(stage.sent_by(), Failure::disposed(), "disposed before the answer"));
         engine.dialect.sessions.clear();
     }
 

@@ -167,4 +167,24 @@ impl Failure {
     pub fn outcome_unknown(method: &str, detail: &str) -> Self {
         UnknownOutcome::new(method, detail).into()
     }
+
+    /// How a submission ends when something other than its answer ends it
+    /// (dispose, a closed connection, a replaced or closed session), the one
+    /// rule both dialects use: `unsent` while its message has not left; once
+    /// a request carrying it was written (`sent_by`), [`UnknownOutcome`] for
+    /// `cause`: it may have reached the host, so the end is never a plain
+    /// failure that invites a resend.
+    ///
+    /// ```
+    /// # use renderer_steering::core::Failure;
+    /// assert_eq!(Failure::ended_before_answer(None, Failure::disposed(), "disposed before the answer").kind(), "disposed");
+    /// let sent = Failure::ended_before_answer(Some("turn/steer"), Failure::disposed(), "disposed before the answer");
+    /// assert_eq!(sent.message(), "turn/steer may have reached the host (disposed before the answer); it was not resent");
+    /// ```
+    pub fn ended_before_answer(sent_by: Option<&str>, unsent: Failure, cause: &str) -> Self {
+        match sent_by {
+            Some(method) => Failure::outcome_unknown(method, cause),
+            None => unsent,
+        }
+    }
 }

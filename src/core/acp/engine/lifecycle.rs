@@ -146,7 +146,7 @@ impl AcpEngine {
     /// assert_eq!(failed.draft.value()[0]["text"], "hi");
     /// ```
     pub fn session_replaced(&mut self, session_id: &str) {
-        self.drop_session(session_id, Failure::session_replaced(), false);
+        self.drop_session(session_id, "the session was replaced before the answer", false);
     }
 
     /// The session was closed: it takes no more input.
@@ -159,7 +159,7 @@ impl AcpEngine {
     /// assert_eq!(e.composer("s").mode, InputMode::Unavailable);
     /// ```
     pub fn session_closed(&mut self, session_id: &str) {
-        self.drop_session(session_id, Failure::session_replaced(), true);
+        self.drop_session(session_id, "the session was closed before the answer", true);
     }
 
     /// The connection closed: everything pending fails (drafts handed back)
@@ -174,10 +174,8 @@ impl AcpEngine {
     /// ```
     pub fn connection_closed(&mut self) {
         self.dialect.caps = None;
-        self.fail_all(|stage| match stage {
-            Stage::Queued { .. } => Failure::unavailable(),
-            _ => Failure::outcome_unknown("the steer", "the connection closed before the answer"),
-        });
+        let cause = "the connection closed before the answer";
+        self.fail_all(|stage| Failure::ended_before_answer(stage.sent_by(), Failure::unavailable(), cause));
         self.dialect.sessions.clear();
     }
 
@@ -192,10 +190,14 @@ impl AcpEngine {
         self.flush_changes();
     }
 
-    fn drop_session(&mut self, session_id: &str, failure: Failure, closed: bool) {
-        let doomed: Vec<OpId> = self.ops.iter().filter(|(_, o)| o.session_id == session_id).map(|(id, _)| *id).collect();
-        for op_id in doomed {
-            self.fail(op_id, failure.clone());
+    /// Ends the session's ops: a queued message is handed back
+    /// (`sessionReplaced`); one whose request was written may have reached
+    /// the agent (outcome unknown, for `cause`).
+    fn drop_session(&mut self, session_id: &str, cause: &str, closed: bool) {
+        let doomed: Vec<(OpId, Stage)> =
+            self.ops.iter().filter(|(_, o)| o.session_id == session_id).map(|(id, o)| (*id, o.stage)).collect();
+        for (op_id, stage) in doomed {
+            self.fail(op_id, Failure::ended_before_answer(stage.sent_by(), Failure::session_replaced(), cause));
         }
         self.dialect.sessions.remove(session_id);
         if closed {

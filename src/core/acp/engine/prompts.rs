@@ -34,7 +34,12 @@ impl AcpEngine {
         };
         let superseded = !handoff && self.first_prompt_answered(&session_id, &value);
         let outcome = match value.read::<PromptAnswer>() {
-            Err(e) => return self.fail(op_id, Failure::malformed(pending.method, e.to_string())),
+            Err(e) => {
+                // The agent answered our prompt, so its turn ended; what became
+                // of the message cannot be read: unknown, never a plain failure.
+                self.fail(op_id, Failure::outcome_unknown(pending.method, &format!("unreadable answer: {e}")));
+                return self.prompt_ended(&session_id, false);
+            }
             Ok(a) if handoff => {
                 let session = self.session(&session_id);
                 if fold == Some(Handoff::Waiting) && session.open_prompts > 0 {

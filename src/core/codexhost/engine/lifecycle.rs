@@ -20,11 +20,13 @@ impl CodexhostEngine {
     /// shown, unconfirmed; every other one fails with `disposed`.
     pub(super) fn dispose_ops(&mut self) {
         for (op_id, op) in self.take_ops() {
-            match op.stage {
-                Stage::Sending { method, .. } => {
-                    self.unknown_outcome(op_id, &op, Failure::outcome_unknown(method, "disposed before the answer"));
-                }
-                _ => self.fail(op_id, &op, Failure::disposed(), None),
+            let sent_by = match op.stage {
+                Stage::Sending { method, .. } => Some(method),
+                _ => None,
+            };
+            match Failure::ended_before_answer(sent_by, Failure::disposed(), "disposed before the answer") {
+                unknown @ Failure::OutcomeUnknown(_) => self.unknown_outcome(op_id, &op, unknown),
+                unsent => self.fail(op_id, &op, unsent, None),
             }
         }
     }
