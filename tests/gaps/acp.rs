@@ -114,7 +114,8 @@ fn a_steer_dropped_with_its_session_leaves_no_deadline_behind() {
     assert_eq!(e.poll_timeout(), Some(10_000), "the steer is bounded");
     e.session_replaced("s");
     let log = run(&mut e, 0, |_, _| None);
-    assert_eq!(done(&log, op).unwrap().unwrap_err().failure.kind(), "sessionReplaced");
+    // The steer was written: it may have reached the agent.
+    assert_eq!(done(&log, op).unwrap().unwrap_err().failure.kind(), "outcomeUnknown");
     assert_eq!(e.poll_timeout(), None, "no timer for a request nobody waits for");
     e.handle_timeout(10_000);
     e.handle_answer(sent.sent[0].id, HostAnswer::Result(json!({ "outcome": "injected" }).into()), 0);
