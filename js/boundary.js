@@ -205,16 +205,33 @@ function answered(value, maxUnits, maxDepth) {
   return typeof text === "string" ? `r${text}` : `u${text.reason}`;
 }
 
+/**
+ * Whether a rejection is the host's JSON-RPC error answer: an object with an
+ * integer `code`, and not one of the platform's own failures, which carry a
+ * number `code` too but mean that no answer came (a `DOMException`:
+ * `AbortError` is 20, `TimeoutError` 23). Never throws.
+ */
+export function isErrorAnswer(error) {
+  try {
+    if (error === null || typeof error !== "object") return false;
+    if (typeof DOMException === "function" && error instanceof DOMException) return false;
+    const name = error.name;
+    if (name === "AbortError" || name === "TimeoutError") return false;
+    return Number.isSafeInteger(error.code);
+  } catch {
+    return false;
+  }
+}
+
 function rejected(error, maxUnits, maxDepth) {
   try {
-    if (error !== null && typeof error === "object") {
-      const code = error.code;
-      if (Number.isSafeInteger(code)) {
-        const message = typeof error.message === "string" ? error.message.slice(0, MAX_MESSAGE_UNITS) : "";
-        const data = error.data;
-        const text = data === undefined ? undefined : jsonText(data, maxUnits, maxDepth);
-        return { code, message, data: typeof text === "string" ? text : undefined };
-      }
+    // `code` is read once more (a getter may change its mind): checked again.
+    const code = isErrorAnswer(error) ? error.code : undefined;
+    if (Number.isSafeInteger(code)) {
+      const message = typeof error.message === "string" ? error.message.slice(0, MAX_MESSAGE_UNITS) : "";
+      const data = error.data;
+      const text = data === undefined ? undefined : jsonText(data, maxUnits, maxDepth);
+      return { code, message, data: typeof text === "string" ? text : undefined };
     }
   } catch {
     // A rejection whose fields cannot be read is not a JSON-RPC error answer.

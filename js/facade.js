@@ -11,7 +11,23 @@
 import { SteeringError } from "./steering-error.js";
 
 const INTERNAL = new Set(["default", "initSync", "start", "__setPanicListener", "__setErrorClass"]);
-const RELEASE = new Set(["free", "dispose", Symbol.dispose]);
+const FREE = new Set(["free", Symbol.dispose]);
+/** Methods that return a promise, and where their draft is in the arguments. */
+const DRAFT_OF = {
+  steer: (args) => field(args[0], "input"),
+  decide: () => undefined,
+  send: (args) => args[1],
+  replace: (args) => args[2],
+  revoke: () => undefined,
+};
+
+function field(object, key) {
+  try {
+    return object !== null && typeof object === "object" ? object[key] : undefined;
+  } catch {
+    return undefined;
+  }
+}
 
 const isTrap = (e) =>
   e instanceof WebAssembly.RuntimeError || (e instanceof RangeError && /call stack/i.test(e.message));
@@ -70,25 +86,54 @@ export function createFacade(glue) {
     return result instanceof Promise ? owe(result) : result;
   }
 
-  const guard = (fn) =>
+  // Instances already freed: their methods answer `disposed` (a rejected
+  // promise with the draft where they return one), never the glue's
+  // "null pointer passed to rust"; free and dispose are no-ops.
+  const freed = new WeakSet();
+
+  function afterFree(key, args) {
+    check();
+    const draftOf = DRAFT_OF[key];
+    const error = glue.__hookFailure("disposed", "", undefined, draftOf ? draftOf(args) : undefined);
+    if (draftOf) return Promise.reject(error);
+    throw error;
+  }
+
+  const guard = (key, fn) =>
     function (...args) {
-      return call(fn, this, args);
+      return freed.has(this) ? afterFree(key, args) : call(fn, this, args);
     };
   // free / dispose after a trap: nothing is left to release, so a no-op
   // (cleanup code on window unload must not throw).
-  const release = (fn) =>
+  const disposing = (fn) =>
     function (...args) {
-      return stopped ? undefined : call(fn, this, args);
+      return stopped || freed.has(this) ? undefined : call(fn, this, args);
+    };
+  // free() and `using` ([Symbol.dispose]) dispose first: what is still in
+  // flight settles (outcome unknown once sent, else disposed, each with its
+  // draft) instead of being dropped with the instance.
+  const freeing = (fn, dispose) =>
+    function (...args) {
+      if (stopped || freed.has(this)) return undefined;
+      if (dispose) call(dispose, this, []);
+      const released = call(fn, this, args);
+      freed.add(this);
+      return released;
     };
 
   function wrapClass(Class) {
     const proto = Class.prototype;
+    const dispose = typeof proto.dispose === "function" ? proto.dispose : undefined;
     for (const key of Reflect.ownKeys(proto)) {
       if (key === "constructor") continue;
       const d = Object.getOwnPropertyDescriptor(proto, key);
-      if (typeof d.value === "function") d.value = RELEASE.has(key) ? release(d.value) : guard(d.value);
-      if (d.get) d.get = guard(d.get);
-      if (d.set) d.set = guard(d.set);
+      if (typeof d.value === "function") {
+        if (FREE.has(key)) d.value = freeing(d.value, dispose);
+        else if (key === "dispose") d.value = disposing(d.value);
+        else d.value = guard(key, d.value);
+      }
+      if (d.get) d.get = guard(key, d.get);
+      if (d.set) d.set = guard(key, d.set);
       Object.defineProperty(proto, key, d);
     }
     return new Proxy(Class, {
@@ -109,7 +154,7 @@ export function createFacade(glue) {
   for (const [name, value] of Object.entries(glue)) {
     if (INTERNAL.has(name) || typeof value !== "function") continue;
     const isClass = /^class\b/.test(Function.prototype.toString.call(value));
-    api[name] = isClass ? wrapClass(value) : guard(value);
+    api[name] = isClass ? wrapClass(value) : guard(name, value);
   }
 
   async function load(source, loadDefault, compileHere) {

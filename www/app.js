@@ -252,7 +252,8 @@ class AcpController {
       this.placeholders.push({ text, turn: shown.turn });
     }
     try {
-      const outcome = await this.steering.send(this.sessionId, textInput(text));
+      const unconfirmed = () => shown && markUnconfirmed(shown.bubble);
+      const outcome = await this.steering.send(this.sessionId, textInput(text), { unconfirmed });
       const words = {
         injected: outcome.messageId ? "accepted; delivered at the next break point" : "delivered inside the running turn",
         prompted: "sent as a prompt",
@@ -265,6 +266,14 @@ class AcpController {
       document.body.dataset.lastDelivery = outcome.kind;
       return outcome;
     } catch (error) {
+      if (error.kind === "outcomeUnknown") {
+        // It may have reached the agent, and ACP has no id to retry by: it
+        // stays on screen, not confirmed, and the draft is not put back (a
+        // second send would run it twice).
+        showTrace(`? outcome unknown: ${error.message}`, error.trace);
+        document.body.dataset.lastError = error.kind;
+        return null;
+      }
       if (shown) (shown.turn.placeholder ? shown.turn.node : shown.bubble).remove();
       this.optimistic.delete(text);
       handBack(error);

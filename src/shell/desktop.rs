@@ -62,8 +62,19 @@ pub fn hook_failure(kind: &str, method: &str, detail: JsValue, input: JsValue) -
     to_js_error(&SteeringError::new(failure, Json::no_items(), Trace::default()), &input)
 }
 
-/// Reads `{ code, message, data? }` from a rejection through the front door.
+#[wasm_bindgen(module = "/js/boundary.js")]
+extern "C" {
+    #[wasm_bindgen(js_name = isErrorAnswer, catch)]
+    fn is_error_answer(error: &JsValue) -> Result<bool, JsValue>;
+}
+
+/// Reads `{ code, message, data? }` from a rejection through the front door
+/// (`None` unless it is the host's error answer: a `DOMException` with its
+/// number `code` means no answer came).
 fn rpc_error(error: &JsValue) -> Option<RpcError> {
+    if is_error_answer(error) != Ok(true) {
+        return None;
+    }
     #[derive(serde::Deserialize)]
     struct Shape {
         code: i64,

@@ -34,11 +34,9 @@ pub fn set_error_class(class: Function) {
 }
 
 fn new_error(message: &str) -> js_sys::Error {
-    let registered = ERROR_CLASS.with(|slot| {
-        let class = slot.borrow();
-        let class = class.as_ref()?;
-        Reflect::construct(class, &Array::of1(&JsValue::from_str(message))).ok()
-    });
+    // Taken out of its cell before the constructor (JavaScript) runs.
+    let class = ERROR_CLASS.with(|slot| slot.borrow().clone());
+    let registered = class.and_then(|class| Reflect::construct(&class, &Array::of1(&JsValue::from_str(message))).ok());
     match registered {
         Some(error) => error.unchecked_into(),
         None => js_sys::Error::new(message),
@@ -51,9 +49,11 @@ fn new_error(message: &str) -> js_sys::Error {
 pub(super) fn to_js_error(error: &SteeringError, original: &JsValue) -> JsValue {
     let report = error.to_report();
     let js_error = new_error(&report.message);
-    js_error.set_name("SteeringError");
     let target: &JsValue = js_error.as_ref();
+    // Every field through Reflect.set (a catching import): a page whose
+    // Error.prototype has a throwing `name` setter cannot unwind into wasm.
     let fields = [
+        ("name", JsValue::from_str("SteeringError")),
         ("kind", JsValue::from_str(report.kind)),
         ("code", report.code.map(|c| JsValue::from_f64(c as f64)).unwrap_or(JsValue::UNDEFINED)),
         ("data", report.data.as_ref().map(to_js).unwrap_or(JsValue::UNDEFINED)),

@@ -132,6 +132,20 @@ test("a connection dropped after the steer left: outcome unknown, the message st
   await page.close();
 });
 
+test("ACP: a connection dropped after the steer left: outcome unknown, shown 'not confirmed', the draft not put back", async () => {
+  const page = await open(browser, host.base, "mode=acp-steering&fault=drop");
+  await startAndWaitForTool(page);
+  await steer(page, "keep this one on screen");
+  await page.waitForSelector("body[data-last-error]", { timeout: 15_000 });
+  assert.equal(await page.getAttribute("body", "data-last-error"), "outcomeUnknown");
+  const bubble = page.locator(".user-message", { has: page.locator(".words", { hasText: "keep this one on screen" }) });
+  assert.equal(await bubble.count(), 1, "it may have reached the agent: not retracted");
+  assert.match(await bubble.locator(".delivery").textContent(), /not confirmed/);
+  assert.equal(await page.inputValue("#draft"), "", "not handed back: a second send would run it twice");
+  await shot(page, "fault-acp-dropped-connection");
+  await page.close();
+});
+
 test("the host applies the steer but the answer is lost: 'not confirmed', and a retry does not duplicate it", async () => {
   const page = await open(browser, host.base, "mode=codexhost-new&fault=lose&steerMs=1500");
   await startAndWaitForTool(page);

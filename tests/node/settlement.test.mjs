@@ -1,0 +1,112 @@
+// Every submission settles, with its draft: free() and `using` with a steer
+// in flight, a freed instance, and transports that reject with the
+// platform's own errors (a DOMException carries a number `code` too, but no
+// answer came). The packed package in Node.
+import { test, before } from "node:test";
+import assert from "node:assert/strict";
+import { packAndInstall } from "./pack.mjs";
+import { RequestManager, callSteer } from "./fake-manager.mjs";
+
+let api;
+before(async () => {
+  api = await import(packAndInstall().entry);
+  await api.init();
+});
+
+const tick = () => new Promise((r) => setTimeout(r, 1));
+const input = () => [{ type: "text", text: "use pnpm" }];
+
+/** A codexhost host that answers inspect and then `steer(params)` for turn/steer. */
+function host(steer) {
+  const sent = [];
+  const request = (method, params) => {
+    sent.push(method);
+    if (method === "codexhost/thread/steering/inspect") return Promise.resolve({ delivery: "activeTurn" });
+    return steer(params);
+  };
+  return { sent, request };
+}
+
+for (const how of ["free", "Symbol.dispose"]) {
+  test(`${how}() with a steer in flight settles it: outcome unknown, shown unconfirmed, the draft by identity`, async (t) => {
+    if (how === "Symbol.dispose" && typeof Symbol.dispose !== "symbol") return t.skip("no Symbol.dispose in this Node");
+    const h = host(() => new Promise(() => {}));
+    const steering = new api.CodexhostSteering({ request: h.request });
+    const draft = input();
+    const seen = [];
+    const pending = steering.steer({ threadId: "t", expectedTurnId: "turn-1", input: draft }, { present: (d) => seen.push(`present ${d}`), unconfirmed: (d) => seen.push(`unconfirmed ${d}`) });
+    while (!h.sent.includes("turn/steer")) await tick();
+    if (how === "free") steering.free();
+    else steering[Symbol.dispose]();
+    const error = await pending.then(() => assert.fail("resolved"), (e) => e);
+    assert.equal(error.kind, "outcomeUnknown");
+    assert.equal(error.draft, draft);
+    assert.deepEqual(seen, ["present activeTurn", "unconfirmed activeTurn"]);
+  });
+}
+
+test("a freed instance answers `disposed` with the draft; free() and dispose() again are no-ops", async () => {
+  const h = host(() => Promise.resolve({ turnId: "turn-2" }));
+  const steering = new api.CodexhostSteering({ request: h.request });
+  steering.free();
+  const draft = input();
+  const error = await steering.steer({ threadId: "t", input: draft }).then(() => assert.fail("resolved"), (e) => e);
+  assert.ok(api.isSteeringError(error, "disposed"), String(error));
+  assert.equal(error.draft, draft);
+  assert.throws(() => steering.liveState(), (e) => api.isSteeringError(e, "disposed"));
+  assert.doesNotThrow(() => steering.free());
+  assert.doesNotThrow(() => steering.dispose());
+  assert.deepEqual(h.sent, [], "nothing was sent");
+  const acp = new api.AcpSteering({ request: () => new Promise(() => {}) });
+  acp.free();
+  const content = [{ type: "text", text: "x" }];
+  const refused = await acp.send("s", content).then(() => assert.fail("resolved"), (e) => e);
+  assert.equal(refused.kind, "disposed");
+  assert.equal(refused.draft, content);
+});
+
+for (const [name, make] of [
+  ["a DOMException TimeoutError (AbortSignal.timeout)", () => new DOMException("The operation timed out.", "TimeoutError")],
+  ["a DOMException AbortError", () => new DOMException("This operation was aborted", "AbortError")],
+  ["an Error named TimeoutError with a number code", () => Object.assign(new Error("timed out"), { name: "TimeoutError", code: 23 })],
+]) {
+  test(`a steer whose transport rejects with ${name} after sending is outcomeUnknown, not the host's refusal`, async () => {
+    const h = host(() => Promise.reject(make()));
+    const steering = new api.CodexhostSteering({ request: h.request });
+    const seen = [];
+    const error = await steering
+      .steer({ threadId: "t", expectedTurnId: "turn-1", input: input() }, { present: () => seen.push("present"), retract: () => seen.push("retract"), unconfirmed: () => seen.push("unconfirmed") })
+      .then(() => assert.fail("resolved"), (e) => e);
+    assert.equal(error.kind, "outcomeUnknown", error.message);
+    assert.deepEqual(seen, ["present", "unconfirmed"], "kept on screen");
+  });
+}
+
+test("a JSON-RPC error answer is still the host's refusal (kind host, its code), retracted", async () => {
+  const h = host(() => Promise.reject({ code: -32074, message: "expected turn is not the active one" }));
+  const steering = new api.CodexhostSteering({ request: h.request });
+  const error = await steering.steer({ threadId: "t", expectedTurnId: "turn-1", input: input() }).then(() => assert.fail("resolved"), (e) => e);
+  assert.deepEqual([error.kind, error.code], ["host", -32074]);
+});
+
+test("an ACP steer whose transport rejects with a DOMException after sending is outcomeUnknown", async () => {
+  const acp = new api.AcpSteering({
+    request: () => Promise.reject(new DOMException("The operation timed out.", "TimeoutError")),
+    initialize: { _meta: { steering: { supported: true } } },
+  });
+  while (acp.inputMode("s").mode === "unavailable") await tick();
+  acp.promptSent("s");
+  const error = await acp.send("s", [{ type: "text", text: "x" }]).then(() => assert.fail("resolved"), (e) => e);
+  assert.equal(error.kind, "outcomeUnknown", error.message);
+});
+
+test("a newTurn whose rewritten turn/steer rejects with a DOMException is outcomeUnknown through the desktop hook", async () => {
+  const manager = new RequestManager({
+    "codexhost/thread/steering/inspect": { delivery: "newTurn" },
+    "turn/steer": () => Promise.reject(new DOMException("The operation timed out.", "TimeoutError")),
+  });
+  api.installDesktopSteering(manager);
+  const error = await callSteer(manager, "t", "x").then(() => assert.fail("resolved"), (e) => e);
+  assert.equal(error.kind, "outcomeUnknown", error.message);
+  assert.deepEqual(manager.sent.map((s) => s.method), ["codexhost/thread/steering/inspect", "turn/steer"]);
+});
