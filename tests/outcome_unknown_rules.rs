@@ -120,6 +120,21 @@ fn resubmitting_a_delivered_id_resolves_with_the_earlier_result_and_sends_nothin
 }
 
 #[test]
+fn a_message_id_reused_for_another_text_is_refused_with_its_draft_and_nothing_sent() {
+    // After a delivery (the host would answer -32602) and after an unknown outcome alike.
+    for first in [ok(json!({ "turnId": "turn-1" })), None] {
+        let (mut e, _, _) = steer_then(first.clone());
+        let mut other = SteerRequest::text("t", Some("turn-1"), "use bun");
+        other.client_user_message_id = Some("m1".into());
+        let error = e.steer(other.clone(), 0).unwrap_err();
+        assert_eq!(error.failure.kind(), "invalidInput", "{:?}", first);
+        assert!(error.failure.message().contains("m1"), "{}", error.failure.message());
+        assert_eq!(error.draft, other.input, "the new words come back");
+        assert!(run(&mut e, 0, new_host(ok(json!({ "turnId": "turn-1" })))).sent.is_empty(), "nothing sent");
+    }
+}
+
+#[test]
 fn a_retry_on_a_deduplicating_host_resends_with_the_same_id() {
     let (mut e, _, _) = steer_then(None);
     let op = e.steer(request("m1"), 0).unwrap().op();

@@ -117,8 +117,12 @@ impl CodexhostEngine {
         if self.dialect.followers.contains(&request.thread_id) {
             return Err(refuse(Failure::follower()));
         }
+        let resubmission = self.dialect.recent.resubmission(&request.thread_id, request.client_user_message_id.as_deref(), &text);
+        if resubmission == Resubmission::ReusedForOtherText {
+            let id = request.client_user_message_id.as_deref().unwrap_or_default();
+            return Err(refuse(Failure::invalid_input(format!("clientUserMessageId {id} was already used for a different message"))));
+        }
         let op = self.new_op_id();
-        let resubmission = self.dialect.recent.resubmission(&request.thread_id, request.client_user_message_id.as_deref());
         if let Resubmission::AlreadyDelivered(mut outcome) = resubmission {
             // One message id, one delivery: the earlier result, nothing sent.
             outcome.trace = Trace { path: Some("alreadyDelivered"), ..Trace::default() };

@@ -44,6 +44,9 @@ pub(crate) enum Resubmission {
     New,
     /// Delivered before: resolve with this, send nothing.
     AlreadyDelivered(SteerOutcome),
+    /// The id was used before for a different text (the host would refuse
+    /// it with -32602): refused before anything is sent, the draft handed back.
+    ReusedForOtherText,
     /// Outcome unknown on a host that does not deduplicate: read the thread
     /// (`thread/read` with turns) before anything is sent again.
     Verify {
@@ -69,30 +72,41 @@ struct Entry {
     hash: u64,
     thread_id: String,
     message_id: String,
+    /// FNV-1a of the text the id carried.
+    text_hash: u64,
     what: Remembered,
 }
 
-/// FNV-1a over the thread and message id (a separator keeps `("ab","c")`
-/// and `("a","bc")` apart).
-fn key_hash(thread_id: &str, message_id: &str) -> u64 {
+/// FNV-1a over `parts`, each followed by a separator (so `("ab","c")` and
+/// `("a","bc")` differ).
+fn fnv(parts: &[&str]) -> u64 {
     let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
-    for part in [thread_id.as_bytes(), &[0xff], message_id.as_bytes()] {
-        for &byte in part {
+    for part in parts {
+        for &byte in part.as_bytes().iter().chain(&[0xff]) {
             hash = (hash ^ u64::from(byte)).wrapping_mul(0x0100_0000_01b3);
         }
     }
     hash
 }
 
+fn key_hash(thread_id: &str, message_id: &str) -> u64 {
+    fnv(&[thread_id, message_id])
+}
+
 impl RecentMessages {
-    /// Records what became of `message_id` on `thread_id` (replacing an earlier record).
-    pub(crate) fn remember(&mut self, thread_id: &str, message_id: &str, what: Remembered) {
-        self.remember_hashed(key_hash(thread_id, message_id), thread_id, message_id, what);
+    /// Records what became of `message_id`, which carried `text`, on
+    /// `thread_id` (replacing an earlier record).
+    pub(crate) fn remember(&mut self, thread_id: &str, message_id: &str, text: &str, what: Remembered) {
+        self.remember_hashed(key_hash(thread_id, message_id), thread_id, message_id, text, what);
     }
 
-    fn remember_hashed(&mut self, hash: u64, thread_id: &str, message_id: &str, what: Remembered) {
+    fn remember_hashed(&mut self, hash: u64, thread_id: &str, message_id: &str, text: &str, what: Remembered) {
+        let text_hash = fnv(&[text]);
         match self.position(hash, thread_id, message_id) {
-            Some(at) => self.ring[at].what = what,
+            Some(at) => {
+                self.ring[at].what = what;
+                self.ring[at].text_hash = text_hash;
+            }
             None => {
                 if self.ring.len() == RECENT_MESSAGES {
                     if let Some(oldest) = self.ring.pop_front() {
@@ -100,7 +114,7 @@ impl RecentMessages {
                     }
                 }
                 *self.hashes.get_or_insert_with(hash, || 0) += 1;
-                self.ring.push_back(Entry { hash, thread_id: thread_id.into(), message_id: message_id.into(), what });
+                self.ring.push_back(Entry { hash, thread_id: thread_id.into(), message_id: message_id.into(), text_hash, what });
             }
         }
     }
@@ -136,14 +150,18 @@ impl RecentMessages {
         found(newer).map(|at| older.len() + at).or_else(|| found(older))
     }
 
-    /// What a new submission of `message_id` on `thread_id` should do.
-    pub(crate) fn resubmission(&self, thread_id: &str, message_id: Option<&str>) -> Resubmission {
+    /// What a new submission of `message_id` with `text` on `thread_id` should do.
+    pub(crate) fn resubmission(&self, thread_id: &str, message_id: Option<&str>, text: &str) -> Resubmission {
         let Some(message_id) = message_id else { return Resubmission::New };
-        self.resubmission_hashed(key_hash(thread_id, message_id), thread_id, message_id)
+        self.resubmission_hashed(key_hash(thread_id, message_id), thread_id, message_id, text)
     }
 
-    fn resubmission_hashed(&self, hash: u64, thread_id: &str, message_id: &str) -> Resubmission {
-        match self.position(hash, thread_id, message_id).map(|at| &self.ring[at].what) {
+    fn resubmission_hashed(&self, hash: u64, thread_id: &str, message_id: &str, text: &str) -> Resubmission {
+        let entry = self.position(hash, thread_id, message_id).map(|at| &self.ring[at]);
+        if entry.is_some_and(|entry| entry.text_hash != fnv(&[text])) {
+            return Resubmission::ReusedForOtherText;
+        }
+        match entry.map(|entry| &entry.what) {
             Some(Remembered::Delivered(outcome)) => Resubmission::AlreadyDelivered(outcome.clone()),
             Some(Remembered::Unknown { deduplicated: false, turn_id }) => Resubmission::Verify { turn_id: turn_id.clone() },
             _ => Resubmission::New,
@@ -165,7 +183,7 @@ impl RecentMessages {
     /// Remembers under a chosen hash, so a test can make two ids collide.
     #[cfg(test)]
     pub(crate) fn remember_colliding(&mut self, hash: u64, thread_id: &str, message_id: &str, what: Remembered) {
-        self.remember_hashed(hash, thread_id, message_id, what);
+        self.remember_hashed(hash, thread_id, message_id, "", what);
     }
 
     /// True when nothing is remembered.
@@ -193,9 +211,11 @@ struct ThreadRead {
     thread: ThreadTurns,
 }
 
+/// `turns` is required: a thread read without them (a host that ignored
+/// `includeTurns`) proves nothing, so the outcome stays unknown; an empty
+/// list is a thread whose turns hold no such message.
 #[derive(Deserialize)]
 struct ThreadTurns {
-    #[serde(default)]
     turns: Vec<TurnItems>,
 }
 

@@ -26,7 +26,7 @@ impl CodexhostEngine {
         if let Some(id) = op.steer.as_ref().and_then(|r| r.client_user_message_id.as_deref()) {
             // Remembered without its trace (probe answers can be large).
             let kept = SteerOutcome { trace: Trace::default(), ..outcome.clone() };
-            self.dialect.recent.remember(&op.thread_id, id, Remembered::Delivered(kept));
+            self.dialect.recent.remember(&op.thread_id, id, &op.text, Remembered::Delivered(kept));
         }
         self.finish(op_id, &op.thread_id, None, Ok(CodexhostOutcome::Steered(outcome)));
     }
@@ -38,7 +38,7 @@ impl CodexhostEngine {
             if let Some(id) = &request.client_user_message_id {
                 let deduplicated = self.dialect.knowledge.deduplicates();
                 let turn_id = request.expected_turn_id.clone();
-                self.dialect.recent.remember(&op.thread_id, id, Remembered::Unknown { deduplicated, turn_id });
+                self.dialect.recent.remember(&op.thread_id, id, &op.text, Remembered::Unknown { deduplicated, turn_id });
             }
         }
         self.fail(op_id, op, failure, Some(op.trace.presented.unwrap_or("official")));

@@ -9,27 +9,27 @@ use crate::core::Json;
 #[test]
 fn an_unknown_outcome_is_remembered_with_the_turn_it_went_to() {
     let mut recent = RecentMessages::default();
-    recent.remember("t", "m", Remembered::Unknown { deduplicated: false, turn_id: Some("turn-1".into()) });
-    assert_eq!(recent.resubmission("t", Some("m")), Resubmission::Verify { turn_id: Some("turn-1".into()) });
+    recent.remember("t", "m", "w", Remembered::Unknown { deduplicated: false, turn_id: Some("turn-1".into()) });
+    assert_eq!(recent.resubmission("t", Some("m"), "w"), Resubmission::Verify { turn_id: Some("turn-1".into()) });
 }
 
 #[test]
 fn a_message_id_never_seen_is_sent_as_new() {
-    assert_eq!(RecentMessages::default().resubmission("t", Some("m")), Resubmission::New);
+    assert_eq!(RecentMessages::default().resubmission("t", Some("m"), "w"), Resubmission::New);
 }
 
 #[test]
 fn an_unknown_outcome_on_a_deduplicating_host_is_sent_again_as_new() {
     let mut recent = RecentMessages::default();
-    recent.remember("t", "m", Remembered::Unknown { deduplicated: true, turn_id: None });
-    assert_eq!(recent.resubmission("t", Some("m")), Resubmission::New);
+    recent.remember("t", "m", "w", Remembered::Unknown { deduplicated: true, turn_id: None });
+    assert_eq!(recent.resubmission("t", Some("m"), "w"), Resubmission::New);
 }
 
 #[test]
 fn remembering_many_ids_keeps_only_the_bound() {
     let mut recent = RecentMessages::default();
     for i in 0..2000 {
-        recent.remember("t", &i.to_string(), Remembered::Unknown { deduplicated: true, turn_id: None });
+        recent.remember("t", &i.to_string(), "w", Remembered::Unknown { deduplicated: true, turn_id: None });
     }
     assert_eq!(recent.len(), 256);
     assert_eq!(recent.indexed(), 256, "the hash index is bounded with the ring");
@@ -45,25 +45,25 @@ fn ids_whose_hashes_collide_are_told_apart_and_forgetting_one_keeps_the_other() 
     recent.remember_colliding(7, "t", "b", b_outcome());
     assert_eq!(recent.indexed(), 1, "one hash, two ids");
     for i in 0..RECENT_MESSAGES - 2 {
-        recent.remember("t", &format!("m-{i}"), unknown());
+        recent.remember("t", &format!("m-{i}"), "w", unknown());
     }
     assert_eq!(recent.len(), RECENT_MESSAGES, "full, nothing forgotten yet");
-    recent.remember("t", "x", unknown()); // forgets "a", the oldest
+    recent.remember("t", "x", "w", unknown()); // forgets "a", the oldest
     assert_eq!(recent.indexed(), RECENT_MESSAGES, "b's hash, 254 others and x");
     // "b" shares the hash "a" had: it must still be found.
-    assert_eq!(recent.resubmission_hashed(7, "t", "b"), b_resubmitted);
-    assert_eq!(recent.resubmission_hashed(7, "t", "a"), Resubmission::New, "a was forgotten");
-    recent.remember("t", "y", unknown()); // forgets "b": the hash leaves the index
-    assert_eq!(recent.resubmission_hashed(7, "t", "b"), Resubmission::New);
+    assert_eq!(recent.resubmission_hashed(7, "t", "b", ""), b_resubmitted);
+    assert_eq!(recent.resubmission_hashed(7, "t", "a", ""), Resubmission::New, "a was forgotten");
+    recent.remember("t", "y", "w", unknown()); // forgets "b": the hash leaves the index
+    assert_eq!(recent.resubmission_hashed(7, "t", "b", ""), Resubmission::New);
     assert_eq!(recent.indexed(), RECENT_MESSAGES);
 }
 
 #[test]
 fn an_unknown_outcome_without_deduplication_is_verified_on_its_own_thread_only() {
     let mut recent = RecentMessages::default();
-    recent.remember("t", "m", Remembered::Unknown { deduplicated: false, turn_id: Some("u".into()) });
-    assert_eq!(recent.resubmission("t", Some("m")), Resubmission::Verify { turn_id: Some("u".into()) });
-    assert_eq!(recent.resubmission("other", Some("m")), Resubmission::New);
+    recent.remember("t", "m", "w", Remembered::Unknown { deduplicated: false, turn_id: Some("u".into()) });
+    assert_eq!(recent.resubmission("t", Some("m"), "w"), Resubmission::Verify { turn_id: Some("u".into()) });
+    assert_eq!(recent.resubmission("other", Some("m"), "w"), Resubmission::New);
 }
 
 #[test]
@@ -72,7 +72,8 @@ fn a_thread_read_shows_a_message_applied_still_running_or_not_applied() {
     assert_eq!(verify(&read, "m", Some("u")), Some(Verified::Applied("u".into())));
     assert_eq!(verify(&read, "other", Some("u")), Some(Verified::StillRunning));
     assert_eq!(verify(&read, "other", Some("gone")), Some(Verified::NotApplied));
-    assert_eq!(verify(&Json::from(json!({"thread": {}})), "m", None), Some(Verified::NotApplied));
+    assert_eq!(verify(&Json::from(json!({"thread": {"turns": []}})), "m", None), Some(Verified::NotApplied));
+    assert_eq!(verify(&Json::from(json!({"thread": {}})), "m", None), None, "no turns read: nothing is proven");
     assert_eq!(verify(&Json::null(), "m", None), None);
 }
 
@@ -81,25 +82,35 @@ fn finished_message_ids_are_remembered_up_to_the_bound_oldest_forgotten_first() 
     let unknown = || Remembered::Unknown { deduplicated: false, turn_id: None };
     let mut recent = RecentMessages::default();
     assert_eq!((recent.len(), recent.is_empty()), (0, true), "a new memory holds no id");
-    recent.remember("t", "m-0", unknown());
+    recent.remember("t", "m-0", "w", unknown());
     assert_eq!((recent.len(), recent.is_empty()), (1, false));
-    recent.remember("t", "m-0", unknown());
+    recent.remember("t", "m-0", "w", unknown());
     assert_eq!(recent.len(), 1, "the same id is one entry");
     for i in 1..RECENT_MESSAGES + 44 {
-        recent.remember("t", &format!("m-{i}"), unknown());
+        recent.remember("t", &format!("m-{i}"), "w", unknown());
     }
     assert_eq!(recent.len(), RECENT_MESSAGES, "bounded at exactly {RECENT_MESSAGES}");
-    assert_eq!(recent.resubmission("t", Some("m-0")), Resubmission::New, "the oldest was forgotten");
-    assert_eq!(recent.resubmission("t", Some("m-43")), Resubmission::New);
-    assert_eq!(recent.resubmission("t", Some("m-44")), Resubmission::Verify { turn_id: None }, "the oldest kept");
+    assert_eq!(recent.resubmission("t", Some("m-0"), "w"), Resubmission::New, "the oldest was forgotten");
+    assert_eq!(recent.resubmission("t", Some("m-43"), "w"), Resubmission::New);
+    assert_eq!(recent.resubmission("t", Some("m-44"), "w"), Resubmission::Verify { turn_id: None }, "the oldest kept");
     let newest = format!("m-{}", RECENT_MESSAGES + 43);
-    assert_eq!(recent.resubmission("t", Some(&newest)), Resubmission::Verify { turn_id: None });
+    assert_eq!(recent.resubmission("t", Some(&newest), "w"), Resubmission::Verify { turn_id: None });
     // The ring has wrapped: a record is replaced in place, and only that one.
-    recent.remember("t", &newest, Remembered::Unknown { deduplicated: true, turn_id: None });
+    recent.remember("t", &newest, "w", Remembered::Unknown { deduplicated: true, turn_id: None });
     assert_eq!(recent.len(), RECENT_MESSAGES);
-    assert_eq!(recent.resubmission("t", Some(&newest)), Resubmission::New);
+    assert_eq!(recent.resubmission("t", Some(&newest), "w"), Resubmission::New);
     for i in 44..RECENT_MESSAGES + 43 {
         let id = format!("m-{i}");
-        assert_eq!(recent.resubmission("t", Some(&id)), Resubmission::Verify { turn_id: None }, "{id} untouched");
+        assert_eq!(recent.resubmission("t", Some(&id), "w"), Resubmission::Verify { turn_id: None }, "{id} untouched");
     }
+}
+
+#[test]
+fn an_id_remembered_with_one_text_and_resubmitted_with_another_is_a_reuse() {
+    let mut recent = RecentMessages::default();
+    let delivered = Remembered::Unknown { deduplicated: true, turn_id: None };
+    recent.remember("t", "m", "use pnpm", delivered);
+    assert_eq!(recent.resubmission("t", Some("m"), "use bun"), Resubmission::ReusedForOtherText);
+    assert_eq!(recent.resubmission("t", Some("m"), "use pnpm"), Resubmission::New, "the same text: a retry");
+    assert_eq!(recent.resubmission("u", Some("m"), "use bun"), Resubmission::New, "another thread");
 }
