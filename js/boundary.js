@@ -4,7 +4,8 @@
 // turns into a typed error). No JS exception, cycle or unbounded recursion
 // can therefore reach wasm: throwing getters, Proxy traps, BigInt, symbols,
 // cycles and depth beyond the limit are refused here, and sizes are bounded
-// while reading, in time proportional to the limit.
+// while reading, in time proportional to the limit (plus `Object.keys`,
+// which lists an object's own keys up front).
 
 /** Why a value could not be read; `tooLarge` when only its size is at fault. */
 class Refusal {
@@ -67,7 +68,12 @@ function writeObject(object, state, keys) {
   const parts = [];
   for (const key of keys ?? Object.keys(object)) {
     const item = write(object[key], state, undefined, key);
-    if (item === undefined) continue;
+    // A skipped key still costs a unit: time stays bounded by the limit
+    // even for an object of a million undefined values.
+    if (item === undefined) {
+      spend(state, 1);
+      continue;
+    }
     const name = writeString(key, state);
     spend(state, parts.length > 0 ? 2 : 1);
     parts.push(`${name}:${item}`);

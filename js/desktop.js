@@ -97,6 +97,12 @@ class Hook {
     const hook = this;
     let refused;
     try {
+      // Own `steerTurn` / `sendRequest` (bound in a constructor, or an object
+      // literal) would hide the layer: the hook would silently do nothing.
+      const own = ["steerTurn", "sendRequest"].filter((name) => Object.prototype.hasOwnProperty.call(this.manager, name));
+      if (own.length > 0) {
+        throw new Error(`${own.join(" and ")} ${own.length > 1 ? "are own properties" : "is an own property"} of the request manager, which would hide the hook (it installs below the instance); install it on a manager whose methods live on its prototype`);
+      }
       this.proto = Reflect.getPrototypeOf(this.manager);
       this.layer = Object.create(this.proto);
       const wrappers = {

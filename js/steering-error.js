@@ -16,8 +16,14 @@ export class SteeringError extends Error {
  * Error named "SteeringError" with a string `kind`.
  */
 export function isSteeringError(value, kind) {
-  const matches =
-    value instanceof SteeringError ||
-    (value instanceof Error && value.name === "SteeringError" && typeof value.kind === "string");
-  return matches && (kind === undefined || value.kind === kind);
+  // Never throws (apps call it inside `catch`): a Proxy whose traps throw,
+  // or a throwing `name` / `kind` getter, is simply not a SteeringError.
+  try {
+    const matches =
+      value instanceof SteeringError ||
+      (value instanceof Error && value.name === "SteeringError" && typeof value.kind === "string");
+    return matches && (kind === undefined || value.kind === kind);
+  } catch {
+    return false;
+  }
 }

@@ -267,3 +267,12 @@ test("newTurn: resuming the follow-ups does not delay the result (a mutate that 
   assert.equal(mutated, 1, "mutate was called before the result came back");
   assert.ok(elapsed < 200, `resolved after ${elapsed.toFixed(0)} ms (the mutate's own bound is 400 ms)`);
 });
+
+test("a manager whose steerTurn or sendRequest is an own property (bound in its constructor) is refused with a clear error, not silently left unhooked", () => {
+  const manager = new RequestManager(answers("activeTurn"));
+  manager.steerTurn = manager.steerTurn.bind(manager);
+  assert.throws(() => api.installDesktopSteering(manager), /steerTurn is an own property of the request manager/);
+  assert.equal(Object.getPrototypeOf(manager), RequestManager.prototype, "nothing was changed");
+  const literal = { steerTurn() {}, sendRequest() {}, startTurn() {}, getTurnCoordinator() {} };
+  assert.throws(() => api.installDesktopSteering(literal), /steerTurn and sendRequest are own properties/);
+});

@@ -78,6 +78,8 @@ test("a rejection is a SteeringError instance with the draft handed back", async
     return true;
   });
   assert.equal(api.isSteeringError(new Error("x")), false);
+  const hostile = new Proxy(new Error("x"), { getPrototypeOf() { throw new Error("trap"); }, get() { throw new Error("trap"); } });
+  assert.equal(api.isSteeringError(hostile), false, "a Proxy whose traps throw is no SteeringError, and no throw");
   assert.equal(api.isSteeringError({ name: "SteeringError", kind: "host" }), false, "not an Error");
 });
 
