@@ -9,8 +9,17 @@ use serde::{Deserialize, Serialize};
 /// let t = Timeouts { decide_ms: 500, ..Timeouts::default() };
 /// assert_eq!(t.steer_ms, 30_000);
 /// ```
+/// Read from JavaScript as `{ decideMs?, steerMs?, requestMs? }`; any other
+/// key (a misspelling such as `decideMS`) is refused, not silently ignored.
+/// Codexhost uses `decideMs` and `steerMs`, ACP `requestMs`; each ignores
+/// the others, so one object can serve both.
+///
+/// ```
+/// # use renderer_steering::core::Timeouts;
+/// assert!(serde_json::from_str::<Timeouts>(r#"{"decideMS": 50}"#).unwrap_err().to_string().contains("unknown field `decideMS`"));
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase", default)]
+#[serde(rename_all = "camelCase", default, deny_unknown_fields)]
 pub struct Timeouts {
     /// Inspect, ownership and thread probes (default 10 s).
     pub decide_ms: u64,

@@ -32,8 +32,9 @@ pub(crate) fn read_timeouts(options: &JsValue) -> Result<Timeouts, JsError> {
     if raw.is_undefined() || raw.is_null() {
         return Ok(Timeouts::default());
     }
-    let keys = ["decideMs", "steerMs", "requestMs"];
-    let timeouts: Timeouts = read_typed(&raw, MAX_ARGUMENT_UNITS, Some(&keys))
+    // Every own key is read: an unknown one is refused (a misspelled bound
+    // would otherwise be silently ignored).
+    let timeouts: Timeouts = read_typed(&raw, MAX_ARGUMENT_UNITS, None)
         .map_err(|e| JsError::new(&format!("options.timeouts: {} (bounds are 0 to {MAX_TIMEOUT_MS} ms)", e.reason)))?;
     timeouts.check().map_err(|e| JsError::new(&format!("options.timeouts: {e}")))
 }

@@ -17,8 +17,18 @@ export interface JsonRpcError { code: number; message: string; data?: unknown }
  * - throw synchronously only when nothing was written (a plain failure, safe to send again).
  */
 export type RequestFn = (method: string, params: Record<string, unknown>, options?: unknown) => Promise<unknown>;
-/** Bounds on host calls, in milliseconds. */
-export interface Timeouts { decideMs?: number; steerMs?: number; requestMs?: number }
+/**
+ * Bounds on host calls, in milliseconds (0 to 2147483647). Any other key is
+ * refused by the constructor (a misspelling is an error, not ignored).
+ */
+export interface Timeouts {
+  /** codexhost: inspect, ownership and thread probes (default 10000). */
+  decideMs?: number;
+  /** codexhost and the desktop hook: the steer itself (default 30000). */
+  steerMs?: number;
+  /** ACP: requests other than the open session/prompt (default 10000). */
+  requestMs?: number;
+}
 /** How a codexhost steer reaches the agent. */
 export type Delivery = "official" | "activeTurn" | "newTurn";
 /** A text item: the only content a codexhost steer takes. */

@@ -110,3 +110,10 @@ test("a newTurn whose rewritten turn/steer rejects with a DOMException is outcom
   assert.equal(error.kind, "outcomeUnknown", error.message);
   assert.deepEqual(manager.sent.map((s) => s.method), ["codexhost/thread/steering/inspect", "turn/steer"]);
 });
+
+test("a misspelled timeout key is refused by the constructor, naming it (not silently ignored)", () => {
+  const request = () => new Promise(() => {});
+  assert.throws(() => new api.CodexhostSteering({ request, timeouts: { decideMS: 50 } }), /unknown field `decideMS`/);
+  assert.throws(() => new api.AcpSteering({ request, timeouts: { requestMS: 50 } }), /unknown field `requestMS`/);
+  assert.doesNotThrow(() => new api.CodexhostSteering({ request, timeouts: { decideMs: 50, steerMs: 50, requestMs: 50 } }).free());
+});
