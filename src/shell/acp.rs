@@ -82,7 +82,13 @@ impl AcpSteering {
         let engine = AcpEngine::new(timeouts, allow);
         let steering = AcpSteering { driver: Driver::new(engine, transport, None) };
         let initialize = field(&options, "initialize");
-        if !initialize.is_undefined() && !initialize.is_null() {
+        if function_field(&initialize, "then").is_none() && initialize.is_object() {
+            // The answer itself: applied now, so a send right after the
+            // constructor already sees what the agent advertised.
+            if let Ok(answer) = host_value(&initialize, "the initialize answer", Some(&INITIALIZE_FIELDS)) {
+                steering.feed(|e| e.initialized(&answer));
+            }
+        } else if !initialize.is_undefined() && !initialize.is_null() {
             let driver = steering.driver.clone();
             transport::settle(&initialize, request_ms, move |answer| {
                 // A rejected or unreadable answer leaves input `unavailable`.

@@ -126,7 +126,7 @@ export interface InitializeAnswer {
 }
 export interface AcpOptions {
   request: RequestFn;
-  /** The `initialize` answer, or a promise of it; until it arrives input is `unavailable`. */
+  /** The `initialize` answer (applied at once) or a promise of it (applied when it settles; until then input is `unavailable`). */
   initialize?: InitializeAnswer | Promise<InitializeAnswer>;
   /** Enables the concurrent-prompt handoff (off by default: it is a kill-switch). */
   allowPromptHandoff?: boolean;

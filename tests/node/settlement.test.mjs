@@ -117,3 +117,20 @@ test("a misspelled timeout key is refused by the constructor, naming it (not sil
   assert.throws(() => new api.AcpSteering({ request, timeouts: { requestMS: 50 } }), /unknown field `requestMS`/);
   assert.doesNotThrow(() => new api.CodexhostSteering({ request, timeouts: { decideMs: 50, steerMs: 50, requestMs: 50 } }).free());
 });
+
+test("an initialize answer given as a plain object applies at once: a send right after the constructor steers", async () => {
+  const sent = [];
+  const acp = new api.AcpSteering({
+    request: (method) => (sent.push(method), Promise.resolve({ outcome: "injected" })),
+    initialize: { _meta: { steering: { supported: true } } },
+  });
+  assert.notEqual(acp.inputMode("s").mode, "unavailable");
+  acp.promptSent("s");
+  const outcome = await acp.send("s", [{ type: "text", text: "x" }]);
+  assert.equal(outcome.kind, "injected");
+  assert.deepEqual(sent, ["_session/steering"]);
+  const later = new api.AcpSteering({ request: () => new Promise(() => {}), initialize: Promise.resolve({}) });
+  assert.equal(later.inputMode("s").mode, "unavailable", "a promise applies when it settles");
+  await tick();
+  assert.notEqual(later.inputMode("s").mode, "unavailable");
+});
