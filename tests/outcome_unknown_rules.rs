@@ -135,6 +135,30 @@ fn a_message_id_reused_for_another_text_is_refused_with_its_draft_and_nothing_se
 }
 
 #[test]
+fn a_retry_that_fails_before_its_own_steer_stays_outcome_unknown_never_a_plain_failure() {
+    // The earlier attempt may have reached the host: whatever the retry meets
+    // (its probe times out, the host refuses the probe, dispose), the words
+    // must not come back as a plain failure that invites a send under a new id.
+    for end in ["probe timeout", "probe refused", "dispose"] {
+        let (mut e, _, _) = steer_then(None);
+        let op = e.steer(request("m1"), 1_000).unwrap().op();
+        let probe = if end == "probe refused" { err(-32073, "harness failure") } else { None };
+        let mut log = run(&mut e, 1_000, move |_, _| probe.clone());
+        match end {
+            "probe timeout" => e.handle_timeout(100_000),
+            "dispose" => e.dispose(),
+            _ => {}
+        }
+        log.actions.extend(run(&mut e, 100_000, |_, _| None).actions);
+        let error = result(&log, op).unwrap_err();
+        assert_eq!(error.failure.kind(), "outcomeUnknown", "{end}: {}", error.failure.message());
+        assert!(error.failure.message().contains("earlier attempt"), "{end}: {}", error.failure.message());
+        assert_eq!(error.message_id.as_deref(), Some("m1"), "{end}: retry with the same id");
+        assert!(!log.methods().contains(&"turn/steer"), "{end}: the retry's steer never left");
+    }
+}
+
+#[test]
 fn a_retry_on_a_deduplicating_host_resends_with_the_same_id() {
     let (mut e, _, _) = steer_then(None);
     let op = e.steer(request("m1"), 0).unwrap().op();

@@ -257,12 +257,21 @@ impl CodexhostEngine {
 
     /// Ends `op` with `failure` (its draft handed back); `shown` is what
     /// the user sees of it, if anything (see [`Engine::finish`]).
+    /// A retry of an id whose earlier attempt may have reached the host stays
+    /// unknown whatever this attempt meets (a probe timeout, dispose, a
+    /// refusal): never a plain failure that invites sending the words again
+    /// under a new id. Only a follower hands it to the desktop as before.
     fn fail(&mut self, op_id: OpId, op: &Op, failure: Failure, shown: Option<&'static str>) {
+        let message_id = op.steer.as_ref().and_then(|r| r.client_user_message_id.clone());
+        let earlier_unknown = message_id.as_deref().is_some_and(|id| self.dialect.recent.is_unknown(&op.thread_id, id));
+        if earlier_unknown && !matches!(failure, Failure::OutcomeUnknown(_)) && failure.kind() != "follower" {
+            let detail = format!("an earlier attempt may have reached the host; this retry: {}", failure.message());
+            return self.unknown_outcome(op_id, op, Failure::outcome_unknown("turn/steer", &detail));
+        }
         let draft = match &op.steer {
             Some(request) => request.input.clone(),
             None => text_draft(&op.text),
         };
-        let message_id = op.steer.as_ref().and_then(|r| r.client_user_message_id.clone());
         let error = SteeringError::new(failure, draft, op.trace.clone()).with_message_id(message_id);
         self.finish(op_id, &op.thread_id, shown, Err(error));
     }

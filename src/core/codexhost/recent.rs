@@ -168,6 +168,13 @@ impl RecentMessages {
         }
     }
 
+    /// True when `message_id` on `thread_id` was written and what became of
+    /// it is still unknown.
+    pub(crate) fn is_unknown(&self, thread_id: &str, message_id: &str) -> bool {
+        let at = self.position(key_hash(thread_id, message_id), thread_id, message_id);
+        at.is_some_and(|at| matches!(self.ring[at].what, Remembered::Unknown { .. }))
+    }
+
     /// Ids remembered.
     #[cfg(test)]
     pub(crate) fn len(&self) -> usize {
