@@ -178,3 +178,25 @@ fn an_unowned_turn_ends_when_our_own_later_prompt_answers() {
     assert_eq!(e.composer("s").mode, InputMode::Idle);
     assert_eq!(e.live_state(), 0);
 }
+
+#[test]
+fn audio_and_resource_blocks_need_their_prompt_capability_resource_links_never_do() {
+    // acp-steering.md: promptCapabilities { image, audio, embeddedContext }; an omitted capability means unsupported.
+    let audio = vec![json!({ "type": "audio", "mimeType": "audio/wav", "data": "AAAA" })];
+    let resource = vec![json!({ "type": "resource", "resource": { "uri": "file:///a", "text": "x" } })];
+    let link = vec![json!({ "type": "resource_link", "uri": "file:///a", "name": "a" })];
+    for offered in [json!({}), json!({ "promptCapabilities": { "audio": "true", "embeddedContext": 1 } })] {
+        let mut e = engine(json!({ "agentCapabilities": offered }), false);
+        for (blocks, capability) in [(&audio, "promptCapabilities.audio"), (&resource, "promptCapabilities.embeddedContext")] {
+            let error = e.send("s", blocks.clone(), 0).unwrap_err();
+            assert_eq!(error.failure.kind(), "invalidInput", "{offered}");
+            assert!(error.failure.message().contains(capability), "{}", error.failure.message());
+            assert_eq!(error.draft, blocks.clone(), "handed back");
+        }
+        assert!(e.send("s", link.clone(), 0).is_ok(), "a resource link is always taken");
+    }
+    let mut e = engine(json!({ "agentCapabilities": { "promptCapabilities": { "audio": true, "embeddedContext": true } } }), false);
+    assert!(e.send("s", audio, 0).is_ok());
+    assert!(e.send("s", resource, 0).is_ok());
+    assert!(run(&mut e, 0, silent).sent.iter().all(|r| r.method == "session/prompt"));
+}

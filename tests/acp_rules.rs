@@ -56,7 +56,7 @@ fn the_path_is_chosen_from_initialize_in_order_and_gated_strictly() {
     for garbage in [json!(null), json!([]), json!("x"), json!({ "agentCapabilities": 5 })] {
         assert_eq!(
             Capabilities::from_initialize(&garbage.clone().into(), true),
-            Capabilities { path: SteerPath::Queue, images: false, offered: [None; 3] }
+            Capabilities { path: SteerPath::Queue, prompt: Default::default(), offered: [None; 3] }
         );
     }
 }

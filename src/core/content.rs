@@ -99,16 +99,37 @@ pub fn steer_text(input: &Json) -> Result<String, Failure> {
     Ok(joined)
 }
 
-/// Checks ACP content blocks; image blocks need the agent's image capability.
+/// The optional ACP content blocks an agent takes (its `initialize` answer's
+/// `promptCapabilities`; an omitted capability means unsupported). Text and
+/// `resource_link` blocks are always taken.
 ///
 /// ```
-/// use renderer_steering::core::content::check_acp_blocks;
+/// use renderer_steering::core::content::PromptCapabilities;
+/// assert_eq!(PromptCapabilities::default(), PromptCapabilities { image: false, audio: false, embedded_context: false });
+/// ```
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct PromptCapabilities {
+    /// `promptCapabilities.image === true`: `image` blocks.
+    pub image: bool,
+    /// `promptCapabilities.audio === true`: `audio` blocks.
+    pub audio: bool,
+    /// `promptCapabilities.embeddedContext === true`: `resource` blocks.
+    pub embedded_context: bool,
+}
+
+/// Checks ACP content blocks against what the agent takes.
+///
+/// ```
+/// use renderer_steering::core::content::{check_acp_blocks, PromptCapabilities};
 /// use renderer_steering::core::Json;
 /// let img = Json::of(&serde_json::json!([{"type": "image", "mimeType": "image/png", "data": "AA=="}]));
-/// assert_eq!(check_acp_blocks(&img, false).unwrap_err().kind(), "imagesUnsupported");
-/// assert!(check_acp_blocks(&img, true).is_ok());
+/// assert_eq!(check_acp_blocks(&img, PromptCapabilities::default()).unwrap_err().kind(), "imagesUnsupported");
+/// assert!(check_acp_blocks(&img, PromptCapabilities { image: true, ..Default::default() }).is_ok());
+/// let audio = Json::of(&serde_json::json!([{"type": "audio", "mimeType": "audio/wav", "data": "AA=="}]));
+/// assert!(check_acp_blocks(&audio, PromptCapabilities::default()).unwrap_err().message().contains("promptCapabilities.audio"));
 /// ```
-pub fn check_acp_blocks(content: &Json, images_allowed: bool) -> Result<(), Failure> {
+pub fn check_acp_blocks(content: &Json, accepts: PromptCapabilities) -> Result<(), Failure> {
+    let images_allowed = accepts.image;
     check_size(content)?;
     let items = typed(content)?;
     if items.is_empty() {
@@ -129,6 +150,13 @@ pub fn check_acp_blocks(content: &Json, images_allowed: bool) -> Result<(), Fail
                     return Err(Failure::invalid_input("an image block needs mimeType and data"));
                 }
                 has_substance = true;
+            }
+            "audio" if !accepts.audio => {
+                return Err(Failure::invalid_input("this agent does not take audio blocks (promptCapabilities.audio is not true)"));
+            }
+            "resource" if !accepts.embedded_context => {
+                let reason = "this agent does not take resource blocks (promptCapabilities.embeddedContext is not true)";
+                return Err(Failure::invalid_input(reason));
             }
             "audio" | "resource_link" | "resource" => has_substance = true,
             other => return Err(Failure::invalid_input(format!("unknown content block type {other}"))),

@@ -1,6 +1,7 @@
 //! What an ACP agent offers, read from its `initialize` answer. Capabilities
 //! are gated on exact values (`=== true`); nothing is probed with a request.
 
+use crate::core::content::PromptCapabilities;
 use crate::core::json::Json;
 
 /// How steers reach this agent, in order of preference.
@@ -49,14 +50,14 @@ impl SteerPath {
 ///     "agentCapabilities": { "promptCapabilities": { "image": true } } });
 /// let caps = Capabilities::from_initialize(&init.into(), false);
 /// assert_eq!(caps.path, SteerPath::SteeringExtension);
-/// assert!(caps.images);
+/// assert!(caps.prompt.image && !caps.prompt.audio);
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Capabilities {
     /// The preferred steering path.
     pub path: SteerPath,
-    /// `promptCapabilities.image === true`.
-    pub images: bool,
+    /// The optional content blocks it takes (`promptCapabilities`).
+    pub prompt: PromptCapabilities,
     /// Every advertised path, most preferred first (`path` is the first):
     /// when one answers `-32601` the engine falls to the next.
     pub offered: [Option<SteerPath>; 3],
@@ -89,6 +90,11 @@ impl Capabilities {
             handoff.then_some(SteerPath::PromptHandoff),
         ];
         let path = offered.iter().flatten().next().copied().unwrap_or(SteerPath::Queue);
-        Capabilities { path, images: is_true(caps, &["promptCapabilities", "image"]), offered }
+        let prompt = PromptCapabilities {
+            image: is_true(caps, &["promptCapabilities", "image"]),
+            audio: is_true(caps, &["promptCapabilities", "audio"]),
+            embedded_context: is_true(caps, &["promptCapabilities", "embeddedContext"]),
+        };
+        Capabilities { path, prompt, offered }
     }
 }

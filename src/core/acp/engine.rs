@@ -132,7 +132,7 @@ impl AcpEngine {
         if self.dialect.sessions.get(session_id).is_some_and(|s| s.closed) {
             return Err(refuse(Failure::unavailable()));
         }
-        check_acp_blocks(&content, caps.images).map_err(refuse)?;
+        check_acp_blocks(&content, caps.prompt).map_err(refuse)?;
         let op_id = self.new_op_id();
         let running = self.session(session_id).turn_running();
         let may_start = !running || self.path() != SteerPath::Queue;

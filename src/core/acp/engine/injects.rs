@@ -41,7 +41,7 @@ impl AcpEngine {
             let reason = "this agent cannot replace a pending message (replace_not_supported)";
             return Err(refuse(Failure::invalid_input(reason)));
         }
-        check_acp_blocks(&content, self.dialect.caps.is_some_and(|c| c.images)).map_err(refuse)?;
+        check_acp_blocks(&content, self.dialect.caps.map(|c| c.prompt).unwrap_or_default()).map_err(refuse)?;
         self.pending_content(session_id, message_id).map_err(|e| refuse(e.failure))?;
         let params =
             Json::of(&SessionParams { session_id, message_id: Some(message_id), content: Some(&content), ..SessionParams::default() });
