@@ -279,6 +279,7 @@ fn a_different_host_delivery_is_reconciled_not_shown_twice() {
         _ => ok(json!({"delivery": "activeTurn"})),
     });
     assert!(log.actions.iter().any(|a| matches!(a, Action::Reconcile { from: "activeTurn", to: "newTurn", .. })));
+    assert_eq!(log.presented(), ["activeTurn"], "presented once; the move is a reconcile, never a second present");
     let o = outcome(&log, op).unwrap();
     assert_eq!((o.presented.as_str(), o.delivery.as_str()), ("activeTurn", "newTurn"));
     assert_eq!(o.trace.host_delivery, Some("newTurn"));
