@@ -200,3 +200,23 @@ fn audio_and_resource_blocks_need_their_prompt_capability_resource_links_never_d
     assert!(e.send("s", resource, 0).is_ok());
     assert!(run(&mut e, 0, silent).sent.iter().all(|r| r.method == "session/prompt"));
 }
+
+#[test]
+fn pending_injects_an_agent_never_echoes_are_bounded_oldest_forgotten_first() {
+    let mut e = engine(json!({ "agentCapabilities": { "session": { "inject": { "modes": ["steer"] } } } }), false);
+    e.prompt_sent("s");
+    let mut n = 0;
+    for _ in 0..300 {
+        e.send("s", text("x"), 0).unwrap();
+        run(&mut e, 0, |_, _| {
+            n += 1;
+            Some(HostAnswer::Result(json!({ "messageId": format!("m{n:03}") }).into()))
+        });
+    }
+    let pending = e.composer("s").pending_injects;
+    assert_eq!(pending.len(), 256, "bounded");
+    assert_eq!(pending.first().map(String::as_str), Some("m045"), "m001..m044 forgotten, the oldest first");
+    assert_eq!(pending.last().map(String::as_str), Some("m300"));
+    assert_eq!(e.revoke("s", "m001", 0).unwrap_err().failure.kind(), "invalidInput", "a forgotten inject cannot be revoked");
+    assert!(e.revoke("s", "m045", 0).is_ok());
+}

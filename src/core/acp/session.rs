@@ -92,10 +92,57 @@ pub(crate) struct Session {
     pub older_prompts: u32,
     /// The session was closed.
     pub closed: bool,
-    /// Accepted injects not yet echoed as delivered: messageId -> content.
-    pub pending_injects: SortedMap<String, Json>,
+    /// Accepted injects not yet echoed as delivered (bounded).
+    pub pending_injects: PendingInjects,
     /// A handoff steer is open and how the first prompt answered.
     pub handoff: Option<Handoff>,
+}
+
+/// How many accepted, not yet echoed injects a session keeps (for revoke,
+/// replace and the composer's list); past that the oldest is forgotten, so
+/// an agent that never echoes a `messageId` cannot grow it without bound.
+pub(crate) const MAX_PENDING_INJECTS: usize = 256;
+
+/// Accepted injects not yet echoed as delivered: messageId -> content, with
+/// the order they were accepted in.
+#[derive(Debug, Default, Clone)]
+pub(crate) struct PendingInjects {
+    entries: SortedMap<String, (u64, Json)>,
+    accepted: u64,
+}
+
+impl PendingInjects {
+    /// Records an accepted inject, forgetting the oldest past the bound.
+    pub(crate) fn insert(&mut self, message_id: String, content: Json) {
+        self.accepted += 1;
+        self.entries.insert(message_id, (self.accepted, content));
+        if self.entries.len() > MAX_PENDING_INJECTS {
+            let oldest = self.entries.iter().min_by_key(|(_, (order, _))| *order).map(|(id, _)| id.clone());
+            if let Some(oldest) = oldest {
+                self.entries.remove(&oldest);
+            }
+        }
+    }
+
+    /// The content of a pending inject.
+    pub(crate) fn get(&self, message_id: &str) -> Option<&Json> {
+        self.entries.get(message_id).map(|(_, content)| content)
+    }
+
+    /// Forgets an inject (delivered, revoked or replaced); true if it was pending.
+    pub(crate) fn remove(&mut self, message_id: &str) -> bool {
+        self.entries.remove(message_id).is_some()
+    }
+
+    /// Whether none is pending.
+    pub(crate) fn is_empty(&self) -> bool {
+        self.entries.is_empty()
+    }
+
+    /// The pending message ids, in id order.
+    pub(crate) fn ids(&self) -> Vec<String> {
+        self.entries.keys().cloned().collect()
+    }
 }
 
 impl Session {

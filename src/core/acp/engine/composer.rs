@@ -35,7 +35,7 @@ impl AcpEngine {
             mode,
             hint: mode.hint(),
             queued: queued_ops.iter().filter_map(|op| self.ops.get(op).map(|o| o.content.clone())).collect(),
-            pending_injects: session.map(|s| s.pending_injects.keys().cloned().collect()).unwrap_or_default(),
+            pending_injects: session.map(|s| s.pending_injects.ids()).unwrap_or_default(),
         }
     }
 

@@ -102,7 +102,7 @@ impl AcpEngine {
         }
         let Some(id) = echo.message_id else { return };
         if let Some(session) = self.dialect.sessions.get_mut(session_id) {
-            if session.pending_injects.remove(&id).is_some() {
+            if session.pending_injects.remove(&id) {
                 self.dialect.touched.insert(session_id.into());
                 self.flush_changes();
             }
