@@ -73,8 +73,27 @@ export function createFacade(glue) {
     });
   }
 
+  // Calls of each instance still on the stack, and the glue's `free` of an
+  // instance freed from inside one of them (a hook or the transport calling
+  // `free()`): run when the outermost call returns, since wasm-bindgen cannot
+  // release an instance one of its own calls still borrows.
+  const active = new WeakMap();
+  const freeLater = new WeakMap();
+
+  function release(self, free) {
+    try {
+      Reflect.apply(free, self, []);
+    } catch (e) {
+      if (!isTrap(e)) throw e;
+      stop(e.message);
+      throw stopped;
+    }
+  }
+
   function call(fn, self, args) {
     check();
+    const tracked = self !== null && typeof self === "object";
+    if (tracked) active.set(self, (active.get(self) ?? 0) + 1);
     let result;
     try {
       result = Reflect.apply(fn, self, args);
@@ -82,6 +101,17 @@ export function createFacade(glue) {
       if (!isTrap(e)) throw e;
       stop(e.message);
       throw stopped;
+    } finally {
+      if (tracked) {
+        const depth = active.get(self) - 1;
+        if (depth > 0) active.set(self, depth);
+        else active.delete(self);
+        const free = depth > 0 || stopped ? undefined : freeLater.get(self);
+        if (free) {
+          freeLater.delete(self);
+          release(self, free);
+        }
+      }
     }
     return result instanceof Promise ? owe(result) : result;
   }
@@ -113,19 +143,21 @@ export function createFacade(glue) {
   // flight settles (outcome unknown once sent, else disposed, each with its
   // draft) instead of being dropped with the instance.
   const freeing = (fn, dispose) =>
-    function (...args) {
+    function () {
       if (stopped || freed.has(this)) return undefined;
+      freed.add(this); // from here on (also re-entrant calls from the hooks dispose runs) it answers `disposed`
       if (dispose) call(dispose, this, []);
-      const released = call(fn, this, args);
-      freed.add(this);
-      return released;
+      if (active.has(this)) freeLater.set(this, fn);
+      else release(this, fn);
+      return undefined;
     };
 
   function wrapClass(Class) {
     const proto = Class.prototype;
     const dispose = typeof proto.dispose === "function" ? proto.dispose : undefined;
     for (const key of Reflect.ownKeys(proto)) {
-      if (key === "constructor") continue;
+      // The glue's own step of `free` (it must run after the instance is marked freed).
+      if (key === "constructor" || key === "__destroy_into_raw") continue;
       const d = Object.getOwnPropertyDescriptor(proto, key);
       if (typeof d.value === "function") {
         if (FREE.has(key)) d.value = freeing(d.value, dispose);

@@ -33,11 +33,14 @@ pub(super) fn random_id() -> String {
 }
 
 /// Milliseconds on a monotonic clock (`performance.now()`: a wall-clock
-/// step can neither stretch nor cut a bound), never decreasing; the core's `now`.
+/// step can neither stretch nor cut a bound); the core's `now`. Each
+/// reading is taken as it is (a page clock that jumped once must not hold
+/// the engine's time at its highest reading); only a broken reading (it
+/// threw, or is not a finite number >= 0) repeats the last good one.
 pub(super) fn now_ms() -> u64 {
     LAST.with(|(last, _)| {
         if let Ok(ms) = now_js() {
-            if ms.is_finite() && ms as u64 > last.get() {
+            if ms.is_finite() && ms >= 0.0 {
                 last.set(ms as u64);
             }
         }

@@ -134,3 +134,27 @@ test("an initialize answer given as a plain object applies at once: a send right
   await tick();
   assert.notEqual(later.inputMode("s").mode, "unavailable");
 });
+
+test("free() called from inside the instance's own calls (the transport, a hook) is done when they return: no zombie", async () => {
+  // From the transport, during the synchronous send of the inspect.
+  let s;
+  s = new api.CodexhostSteering({ request: () => (s.free(), new Promise(() => {})) });
+  const draft = input();
+  const first = await s.steer({ threadId: "t", expectedTurnId: "turn-1", input: draft }).then(() => assert.fail("resolved"), (e) => e);
+  assert.equal(first.kind, "disposed", first.message);
+  assert.equal(first.draft, draft);
+  const later = await s.steer({ threadId: "t", input: input() }).then(() => assert.fail("resolved"), (e) => e);
+  assert.equal(later.kind, "disposed", "a freed instance answers disposed, not 'null pointer passed to rust'");
+  assert.doesNotThrow(() => s.free());
+  // From the unconfirmed hook that the outer free()'s dispose calls.
+  const h = host(() => new Promise(() => {}));
+  const t = new api.CodexhostSteering({ request: h.request });
+  const pending = t.steer({ threadId: "t", expectedTurnId: "turn-1", input: input() }, { unconfirmed: () => t.free() });
+  while (!h.sent.includes("turn/steer")) await tick();
+  t.free();
+  assert.equal((await pending.then(() => assert.fail("resolved"), (e) => e)).kind, "outcomeUnknown");
+  assert.equal((await t.steer({ threadId: "u", input: input() }).catch((e) => e)).kind, "disposed");
+  // A module that still works: a fresh instance steers.
+  const ok = new api.CodexhostSteering({ request: host(() => Promise.resolve({ turnId: "turn-2" })).request });
+  assert.equal((await ok.steer({ threadId: "t", expectedTurnId: "turn-1", input: input() })).turnId, "turn-2");
+});
