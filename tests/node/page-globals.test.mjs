@@ -82,3 +82,18 @@ test("a page whose crypto.randomUUID and Math.random throw: a steer without an i
   assert.notEqual(ids[0], ids[1]);
   assert.equal((await s.steer(steerArgs("t-3"))).turnId, "turn-2", "usable afterwards");
 });
+
+test("a page clock that jumps forward once does not freeze later bounds", async () => {
+  const hang = new api.CodexhostSteering({ request: () => new Promise(() => {}), timeouts: { decideMs: 50 } });
+  const real = performance.now.bind(performance);
+  await patched(performance, "now", () => real() + 1e12, async () => {
+    await hang.steer(steerArgs("t-jump")).catch(() => {});
+  });
+  const started = real();
+  const error = await Promise.race([
+    hang.steer(steerArgs("t-after")).then(() => "resolved", (e) => e.kind),
+    new Promise((r) => setTimeout(() => r("still pending after 2 s"), 2000)),
+  ]);
+  assert.equal(error, "timeout");
+  assert.ok(real() - started < 1000);
+});
