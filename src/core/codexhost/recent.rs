@@ -109,8 +109,12 @@ impl RecentMessages {
             }
             None => {
                 if self.ring.len() == RECENT_MESSAGES {
-                    if let Some(oldest) = self.ring.pop_front() {
-                        self.forget_hash(oldest.hash);
+                    // The oldest delivered id goes first: an unknown outcome
+                    // is what a late retry needs (forgotten, it would be sent
+                    // as new, unverified), so it goes only when nothing else is left.
+                    let delivered = self.ring.iter().position(|e| matches!(e.what, Remembered::Delivered(_)));
+                    if let Some(gone) = self.ring.remove(delivered.unwrap_or(0)) {
+                        self.forget_hash(gone.hash);
                     }
                 }
                 *self.hashes.get_or_insert_with(hash, || 0) += 1;

@@ -114,3 +114,30 @@ fn an_id_remembered_with_one_text_and_resubmitted_with_another_is_a_reuse() {
     assert_eq!(recent.resubmission("t", Some("m"), "use pnpm"), Resubmission::New, "the same text: a retry");
     assert_eq!(recent.resubmission("u", Some("m"), "use bun"), Resubmission::New, "another thread");
 }
+
+#[test]
+fn delivered_ids_are_forgotten_before_unknown_outcomes() {
+    let mut recent = RecentMessages::default();
+    recent.remember("t", "unknown", "w", Remembered::Unknown { deduplicated: false, turn_id: None });
+    let delivered = || {
+        Remembered::Delivered(crate::core::codexhost::SteerOutcome {
+            turn_id: "turn-1".into(),
+            delivery: crate::core::codexhost::Delivery::ActiveTurn,
+            presented: crate::core::codexhost::Delivery::ActiveTurn,
+            trace: Default::default(),
+        })
+    };
+    for i in 0..RECENT_MESSAGES * 2 {
+        recent.remember(&format!("thread-{i}"), "m", "w", delivered());
+    }
+    assert_eq!(recent.len(), RECENT_MESSAGES);
+    assert_eq!(
+        recent.resubmission("t", Some("unknown"), "w"),
+        Resubmission::Verify { turn_id: None },
+        "still remembered after 512 deliveries"
+    );
+    for i in 0..RECENT_MESSAGES {
+        recent.remember("t", &format!("u-{i}"), "w", Remembered::Unknown { deduplicated: false, turn_id: None });
+    }
+    assert_eq!(recent.resubmission("t", Some("unknown"), "w"), Resubmission::New, "only unknowns left: the oldest goes");
+}
