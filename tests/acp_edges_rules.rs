@@ -220,3 +220,17 @@ fn pending_injects_an_agent_never_echoes_are_bounded_oldest_forgotten_first() {
     assert_eq!(e.revoke("s", "m001", 0).unwrap_err().failure.kind(), "invalidInput", "a forgotten inject cannot be revoked");
     assert!(e.revoke("s", "m045", 0).is_ok());
 }
+
+#[test]
+fn closed_sessions_are_remembered_up_to_a_bound_and_not_counted_as_live_state() {
+    let mut e = engine(json!({ "agentCapabilities": {} }), false);
+    for i in 0..1100 {
+        e.session_closed(&format!("s{i:04}"));
+    }
+    assert_eq!(e.live_state(), 0, "a closed marker holds no submission");
+    assert_eq!(e.composer("s1099").mode, InputMode::Unavailable, "recently closed: refuses input");
+    assert_eq!(e.send("s1099", text("x"), 0).unwrap_err().failure.kind(), "unavailable");
+    assert_ne!(e.composer("s0000").mode, InputMode::Unavailable, "the oldest past 1,024 is forgotten");
+    e.session_replaced("s1099");
+    assert_ne!(e.composer("s1099").mode, InputMode::Unavailable, "a session loaded again takes input");
+}

@@ -8,6 +8,8 @@ mod prompts;
 
 pub use lifecycle::PromptVerdict;
 
+use std::collections::VecDeque;
+
 use super::capabilities::{Capabilities, SteerPath};
 use super::outcome::{classify_steer, AcpOutcome, SteerVerdict};
 use super::session::{ComposerState, Handoff, Session};
@@ -45,6 +47,10 @@ impl Stage {
     }
 }
 
+/// How many closed sessions an engine remembers as closed (refusing input);
+/// an app that opens and closes sessions for a long time keeps this many.
+pub(crate) const MAX_CLOSED_SESSIONS: usize = 1024;
+
 /// One submission in progress.
 #[derive(Debug)]
 pub struct Op {
@@ -64,6 +70,9 @@ pub struct Acp {
     /// Paths that answered `-32601` on this connection (skipped from then on).
     refused: Vec<SteerPath>,
     sessions: SortedMap<String, Session>,
+    /// Closed sessions in the order they closed: past [`MAX_CLOSED_SESSIONS`]
+    /// the oldest is forgotten (its id then reads as a session never seen).
+    closed_order: VecDeque<String>,
     /// The composer state last reported per session.
     shown: SortedMap<String, ComposerState>,
     /// Sessions whose composer state may have changed since the last report.
@@ -96,6 +105,7 @@ impl AcpEngine {
             caps: None,
             refused: Vec::new(),
             sessions: SortedMap::new(),
+            closed_order: VecDeque::new(),
             shown: SortedMap::new(),
             touched: SortedSet::new(),
         };
@@ -326,9 +336,12 @@ impl Dialect for Acp {
     fn on_dispose(engine: &mut AcpEngine) {
         engine.fail_all(|stage| Failure::ended_before_answer(stage.sent_by(), Failure::disposed(), "disposed before the answer"));
         engine.dialect.sessions.clear();
+        engine.dialect.closed_order.clear();
     }
 
+    /// Sessions with state (a closed session's marker is not state held for
+    /// a submission, and is bounded on its own).
     fn held(&self) -> usize {
-        self.sessions.len()
+        self.sessions.values().filter(|s| !s.closed).count()
     }
 }

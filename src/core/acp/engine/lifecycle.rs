@@ -2,7 +2,7 @@
 
 use serde::Serialize;
 
-use super::{AcpEngine, Stage};
+use super::{AcpEngine, Stage, MAX_CLOSED_SESSIONS};
 use crate::core::acp::capabilities::Capabilities;
 use crate::core::acp::wire::{PromptAnswer, UserMessageEcho};
 use crate::core::action::OpId;
@@ -177,6 +177,7 @@ impl AcpEngine {
         let cause = "the connection closed before the answer";
         self.fail_all(|stage| Failure::ended_before_answer(stage.sent_by(), Failure::unavailable(), cause));
         self.dialect.sessions.clear();
+        self.dialect.closed_order.clear();
     }
 
     /// Ends every op (connection closed, dispose), each failing with
@@ -202,6 +203,13 @@ impl AcpEngine {
         self.dialect.sessions.remove(session_id);
         if closed {
             self.session(session_id).closed = true;
+            self.dialect.closed_order.push_back(session_id.into());
+            if self.dialect.closed_order.len() > MAX_CLOSED_SESSIONS {
+                let oldest = self.dialect.closed_order.pop_front().unwrap_or_default();
+                if self.dialect.sessions.get(&oldest).is_some_and(|s| s.closed) {
+                    self.dialect.sessions.remove(&oldest);
+                }
+            }
         }
         self.dialect.touched.insert(session_id.into());
         self.flush_changes();
