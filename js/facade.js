@@ -80,9 +80,10 @@ export function createFacade(glue) {
   const active = new WeakMap();
   const freeLater = new WeakMap();
 
-  function release(self, free) {
+  /** Runs `run`; a trap coming out of it stops the module (and throws why). */
+  function trapping(run) {
     try {
-      Reflect.apply(free, self, []);
+      return run();
     } catch (e) {
       if (!isTrap(e)) throw e;
       stop(e.message);
@@ -90,17 +91,15 @@ export function createFacade(glue) {
     }
   }
 
+  const release = (self, free) => trapping(() => Reflect.apply(free, self, []));
+
   function call(fn, self, args) {
     check();
     const tracked = self !== null && typeof self === "object";
     if (tracked) active.set(self, (active.get(self) ?? 0) + 1);
     let result;
     try {
-      result = Reflect.apply(fn, self, args);
-    } catch (e) {
-      if (!isTrap(e)) throw e;
-      stop(e.message);
-      throw stopped;
+      result = trapping(() => Reflect.apply(fn, self, args));
     } finally {
       if (tracked) {
         const depth = active.get(self) - 1;
@@ -171,13 +170,7 @@ export function createFacade(glue) {
     return new Proxy(Class, {
       construct(target, args, newTarget) {
         check();
-        try {
-          return Reflect.construct(target, args, newTarget);
-        } catch (e) {
-          if (!isTrap(e)) throw e;
-          stop(e.message);
-          throw stopped;
-        }
+        return trapping(() => Reflect.construct(target, args, newTarget));
       },
     });
   }
