@@ -119,32 +119,24 @@ test("ACP queue: a second message waits as a chip behind the one in flight", asy
   await page.close();
 });
 
-test("a connection dropped after the steer left: outcome unknown, the message stays shown, never retracted", async () => {
-  const page = await open(browser, host.base, "mode=codexhost-new&fault=drop");
-  await startAndWaitForTool(page);
-  await steer(page, "please keep these words");
-  await page.waitForSelector("body[data-last-error]", { timeout: 15_000 });
-  assert.equal(await page.getAttribute("body", "data-last-error"), "outcomeUnknown");
-  const bubble = page.locator(".user-message", { has: page.locator(".words", { hasText: "please keep these words" }) });
-  assert.equal(await bubble.count(), 1, "it may have arrived: not retracted");
-  assert.match(await bubble.locator(".delivery").textContent(), /not confirmed/);
-  await shot(page, "fault-dropped-connection");
-  await page.close();
-});
-
-test("ACP: a connection dropped after the steer left: outcome unknown, shown 'not confirmed', the draft not put back", async () => {
-  const page = await open(browser, host.base, "mode=acp-steering&fault=drop");
-  await startAndWaitForTool(page);
-  await steer(page, "keep this one on screen");
-  await page.waitForSelector("body[data-last-error]", { timeout: 15_000 });
-  assert.equal(await page.getAttribute("body", "data-last-error"), "outcomeUnknown");
-  const bubble = page.locator(".user-message", { has: page.locator(".words", { hasText: "keep this one on screen" }) });
-  assert.equal(await bubble.count(), 1, "it may have reached the agent: not retracted");
-  assert.match(await bubble.locator(".delivery").textContent(), /not confirmed/);
-  assert.equal(await page.inputValue("#draft"), "", "not handed back: a second send would run it twice");
-  await shot(page, "fault-acp-dropped-connection");
-  await page.close();
-});
+for (const [mode, words, name] of [
+  ["codexhost-new", "please keep these words", "fault-dropped-connection"],
+  ["acp-steering", "keep this one on screen", "fault-acp-dropped-connection"],
+]) {
+  test(`${mode}: a connection dropped after the steer left: outcome unknown, shown 'not confirmed', the draft not put back`, async () => {
+    const page = await open(browser, host.base, `mode=${mode}&fault=drop`);
+    await startAndWaitForTool(page);
+    await steer(page, words);
+    await page.waitForSelector("body[data-last-error]", { timeout: 15_000 });
+    assert.equal(await page.getAttribute("body", "data-last-error"), "outcomeUnknown");
+    const bubble = page.locator(".user-message", { has: page.locator(".words", { hasText: words }) });
+    assert.equal(await bubble.count(), 1, "it may have arrived: not retracted");
+    assert.match(await bubble.locator(".delivery").textContent(), /not confirmed/);
+    assert.equal(await page.inputValue("#draft"), "", "not handed back: a second send could deliver it twice");
+    await shot(page, name);
+    await page.close();
+  });
+}
 
 test("the host applies the steer but the answer is lost: 'not confirmed', and a retry does not duplicate it", async () => {
   const page = await open(browser, host.base, "mode=codexhost-new&fault=lose&steerMs=1500");
