@@ -12,7 +12,8 @@ use super::outcome::SteerOutcome;
 use crate::core::json::Json;
 use crate::core::sorted_map::SortedMap;
 
-/// How many finished message ids an engine remembers (oldest forgotten first).
+/// How many finished message ids an engine remembers (delivered ids are
+/// forgotten before unknown outcomes, each the oldest first).
 /// A retry comes seconds after its failure, well within 256 later messages.
 /// The table is a ring (remembering shifts nothing) with a sorted index of
 /// key hashes: a new id, the common case, is ruled out by one binary search
