@@ -141,16 +141,28 @@ export function jsonText(value, maxUnits, maxDepth, keys) {
 
 const HOOK_NAMES = ["present", "retract", "reconcile", "unconfirmed"];
 
+/** Where a call record (`readCall`) keeps each value. */
+const TEXT = 0;
+const TIMEOUT_MS = 1;
+const INPUT = 2;
+const REQUEST_OPTIONS = 3;
+const FIRST_HOOK = 4;
+const PRESENT = 4;
+const RETRACT = 5;
+const RECONCILE = 6;
+const UNCONFIRMED = 7;
+
 /**
- * Reads one call's arguments in a single crossing. `fields` lists
- * `[key, maxUnits]` pairs: each is read once (a getter runs once) within its
- * own budget into one JSON object text; `input` must be an array (the
- * draft). Returns `[textOrRefusal, input, requestOptions, timeoutMs,
- * present, retract, reconcile, unconfirmed]`: the caller's own `input` and
- * `requestOptions` objects (passed on by identity), the raw
- * `requestOptions.timeoutMs`, and the hook functions (absent when a hook is
- * not a function or cannot be read). A Refusal names its field (`field`).
- * Never throws.
+ * Reads one call's arguments in a single crossing into a call record, the
+ * one handle the engine keeps for the call. `fields` lists `[key, maxUnits]`
+ * pairs: each is read once (a getter runs once) within its own budget into
+ * one JSON object text; `input` must be an array (the draft). The record is
+ * `[textOrRefusal, timeoutMs, input, requestOptions, present, retract,
+ * reconcile, unconfirmed]`: the caller's own `input` and `requestOptions`
+ * objects (passed on by identity), the raw `requestOptions.timeoutMs`, and
+ * the hook functions (absent when a hook is not a function or cannot be
+ * read; they are called by `callHook`). A Refusal names its field
+ * (`field`). Never throws.
  */
 export function readCall(args, fields, maxDepth, hooks) {
   const out = [undefined, undefined, undefined, undefined, undefined, undefined, undefined, undefined];
@@ -160,9 +172,9 @@ export function readCall(args, fields, maxDepth, hooks) {
   try {
     if (isObject) {
       try {
-        out[2] = args.requestOptions;
-        const options = out[2];
-        if (options !== null && typeof options === "object") out[3] = options.timeoutMs;
+        out[REQUEST_OPTIONS] = args.requestOptions;
+        const options = out[REQUEST_OPTIONS];
+        if (options !== null && typeof options === "object") out[TIMEOUT_MS] = options.timeoutMs;
       } catch {
         // Unreadable options read as absent, like every other option.
       }
@@ -171,7 +183,7 @@ export function readCall(args, fields, maxDepth, hooks) {
       field = key;
       const value = isObject ? args[key] : undefined;
       if (key === "input") {
-        out[1] = value;
+        out[INPUT] = value;
         if (value === undefined) throw new Refusal("the value is undefined", false);
         if (!Array.isArray(value)) throw new Refusal("the draft must be an array of content items", false);
       }
@@ -179,23 +191,76 @@ export function readCall(args, fields, maxDepth, hooks) {
       const text = write(value, state, undefined, key);
       if (text !== undefined) parts.push(`${JSON.stringify(key)}:${text}`);
     }
-    out[0] = `{${parts.join(",")}}`;
+    out[TEXT] = `{${parts.join(",")}}`;
   } catch (error) {
     const refusal = asRefusal(error);
     refusal.field = field;
-    out[0] = refusal;
+    out[TEXT] = refusal;
   }
-  if (hooks !== undefined && hooks !== null) {
-    for (let i = 0; i < HOOK_NAMES.length; i++) {
-      try {
-        const hook = hooks[HOOK_NAMES[i]];
-        if (typeof hook === "function") out[4 + i] = hook;
-      } catch {
-        // A hook that cannot be read is no hook.
-      }
+  readHooks(hooks, out);
+  return out;
+}
+
+/** Copies the hook functions of `hooks` into `record` (a hook that cannot be read is no hook). Never throws. */
+function readHooks(hooks, record) {
+  if (hooks === undefined || hooks === null) return;
+  for (let i = 0; i < HOOK_NAMES.length; i++) {
+    try {
+      const hook = hooks[HOOK_NAMES[i]];
+      if (typeof hook === "function") record[FIRST_HOOK + i] = hook;
+    } catch {
+      // A hook that cannot be read is no hook.
     }
   }
-  return out;
+}
+
+/** A call record holding only `hooks.unconfirmed` (an ACP send's one hook). Never throws. */
+export function unconfirmedRecord(hooks) {
+  const record = [undefined, undefined, undefined, undefined, undefined, undefined, undefined, undefined];
+  try {
+    const hook = hooks === undefined || hooks === null ? undefined : hooks.unconfirmed;
+    if (typeof hook === "function") record[UNCONFIRMED] = hook;
+  } catch {
+    // A hook that cannot be read is no hook.
+  }
+  return record;
+}
+
+/** The caller's own `input` a call record holds (handed back on failure). */
+export function recordInput(record) {
+  return record[INPUT];
+}
+
+// Explicit arguments, not a spread: a spread runs the page's array iterator.
+function runHook(record, slot, count, first, second) {
+  const hook = record[slot];
+  if (typeof hook !== "function") return;
+  try {
+    if (count === 0) hook();
+    else if (count === 1) hook(first);
+    else hook(first, second);
+  } catch (error) {
+    // A throwing UI hook must not change what is delivered.
+    report("a presentation hook threw", error);
+  }
+}
+
+/**
+ * Runs the call record's UI hook in `slot` (4 `present`, 5 `retract`,
+ * 6 `reconcile`, 7 `unconfirmed`, as `Hook` in `src/shell/hooks.rs`):
+ * `present(presentation)`, `retract()`, `unconfirmed(presentation)` or
+ * `reconcile(presentation, to)`; without a `reconcile` hook, `retract()`
+ * then `present(to)`. A missing hook does nothing; a throwing one is
+ * reported. Never throws.
+ */
+export function callHook(record, slot, presentation, to) {
+  if (slot === RETRACT) runHook(record, RETRACT, 0);
+  else if (slot !== RECONCILE) runHook(record, slot, 1, presentation);
+  else if (typeof record[RECONCILE] === "function") runHook(record, RECONCILE, 2, presentation, to);
+  else {
+    runHook(record, RETRACT, 0);
+    runHook(record, PRESENT, 1, to);
+  }
 }
 
 const MAX_MESSAGE_UNITS = 16 * 1024;
@@ -246,8 +311,12 @@ function rejected(error, maxUnits, maxDepth) {
 }
 
 /**
- * Calls the app's `request(method, params[, options])` and hands what
- * happened to `deliver(id, described)` (never synchronously, at most once):
+ * Calls the app's `request(method, params[, options])` (`options`: the
+ * `requestOptions` of the call `record`, when the request carries its
+ * message and the caller gave them) and hands what
+ * happened to `deliver(id, described, now)` (never synchronously, at most
+ * once; `now` is the engine clock's reading, so the answer costs wasm no
+ * second crossing to read it):
  * a result, a JSON-RPC error answer, no answer (any other rejection: the
  * request may have been written), unreadable, or not sent (it threw
  * synchronously: nothing was written). No timer: the engine bounds every
@@ -255,10 +324,10 @@ function rejected(error, maxUnits, maxDepth) {
  * the engine's (only `deliver`, one function per engine, whose answer for
  * a request the engine already gave up on is ignored).
  */
-export function callHost(request, method, paramsText, options, passOptions, maxUnits, maxDepth, deliver, id) {
+export function callHost(request, method, paramsText, record, maxUnits, maxDepth, deliver, id) {
   const done = (described) => {
     try {
-      deliver(id, described);
+      deliver(id, described, now());
     } catch (error) {
       report("delivering an answer failed", error);
     }
@@ -266,7 +335,8 @@ export function callHost(request, method, paramsText, options, passOptions, maxU
   let returned;
   try {
     const params = JSON.parse(paramsText);
-    returned = passOptions ? request(method, params, options) : request(method, params);
+    const options = record === undefined ? undefined : record[REQUEST_OPTIONS];
+    returned = options === undefined ? request(method, params) : request(method, params, options);
   } catch (error) {
     Promise.resolve(`n${describe(error)}`).then(done);
     return;

@@ -6,8 +6,9 @@ use wasm_bindgen::JsCast;
 
 use super::boundary::{read_draft, read_id, read_json, MAX_RELAYED_UNITS};
 use super::convert::to_js;
-use super::driver::{Driver, Hooks};
+use super::driver::Driver;
 use super::failure::to_js_error;
+use super::hooks::Hooks;
 use super::ids::now_ms;
 use super::options::{field, function_field, read_timeouts};
 use super::transport::{self, Transport};
@@ -131,7 +132,7 @@ impl AcpSteering {
             let now = now_ms();
             self.driver.with_engine(|e| e.send(&session_id, content, now))
         });
-        let hooks = Hooks { unconfirmed: function_field(&hooks, "unconfirmed"), ..Hooks::default() };
+        let hooks = Hooks::unconfirmed_only(&hooks);
         match submitted {
             Ok(op) => self.driver.promise(op, Some(hooks), |outcome: &AcpOutcome| to_js(outcome), original),
             Err(error) => Promise::reject(&to_js_error(&error, &original)),

@@ -1,16 +1,16 @@
 //! One call's arguments, read by the front door (`js/boundary.js`
-//! `readCall`) in a single crossing: the named fields as one JSON object
-//! text (each within its own budget), the caller's own `input` and
-//! `requestOptions` objects, and the hook functions.
+//! `readCall`) in a single crossing into a call record: the named fields as
+//! one JSON object text (each within its own budget), the caller's own
+//! `input` and `requestOptions` objects, and the hook functions. The engine
+//! reads the text and the timeout; the rest stays in the record ([`Hooks`]).
 
 use std::cell::RefCell;
 
-use js_sys::{Array, Function};
+use js_sys::Array;
 use wasm_bindgen::prelude::*;
-use wasm_bindgen::JsCast;
 
 use super::boundary::{own_field, MAX_DEPTH};
-use super::driver::Hooks;
+use super::hooks::Hooks;
 
 #[wasm_bindgen(module = "/js/boundary.js")]
 extern "C" {
@@ -44,7 +44,8 @@ pub(super) struct CallArguments {
     pub fields: Result<String, FieldRefused>,
     /// `args.input`, the caller's own object (handed back on failure).
     pub input: JsValue,
-    /// The hooks, with `args.requestOptions` for the request carrying the message.
+    /// The call record: the hooks, with `args.requestOptions` for the
+    /// request carrying the message.
     pub hooks: Hooks,
     /// `args.requestOptions.timeoutMs` as given (checked by the caller).
     pub timeout_ms: JsValue,
@@ -72,7 +73,12 @@ fn spec_array(spec: &'static FieldSpec) -> JsValue {
 pub(super) fn read_call(args: &JsValue, spec: &'static FieldSpec, hooks: &JsValue) -> CallArguments {
     let Ok(read) = read_call_js(args, &spec_array(spec), MAX_DEPTH, hooks) else {
         let refused = FieldRefused { field: String::new(), reason: "the arguments could not be read".into(), too_large: false };
-        return CallArguments { fields: Err(refused), input: JsValue::UNDEFINED, hooks: Hooks::default(), timeout_ms: JsValue::UNDEFINED };
+        return CallArguments {
+            fields: Err(refused),
+            input: JsValue::UNDEFINED,
+            hooks: Hooks::from_record(JsValue::UNDEFINED),
+            timeout_ms: JsValue::UNDEFINED,
+        };
     };
     let first = read.get(0);
     let fields = first.as_string().ok_or_else(|| FieldRefused {
@@ -80,11 +86,7 @@ pub(super) fn read_call(args: &JsValue, spec: &'static FieldSpec, hooks: &JsValu
         reason: own_field(&first, "reason").as_string().unwrap_or_else(|| "the value could not be read".into()),
         too_large: own_field(&first, "tooLarge").as_bool() == Some(true),
     });
-    let hook = |i: u32| Some(read.get(i)).filter(JsValue::is_function).map(JsCast::unchecked_into::<Function>);
-    CallArguments {
-        fields,
-        input: read.get(1),
-        hooks: Hooks { present: hook(4), retract: hook(5), reconcile: hook(6), unconfirmed: hook(7), request_options: read.get(2) },
-        timeout_ms: read.get(3),
-    }
+    let timeout_ms = read.get(1);
+    let hooks = Hooks::from_record(read.into());
+    CallArguments { fields, input: hooks.input(), hooks, timeout_ms }
 }

@@ -11,7 +11,8 @@ use wasm_bindgen::prelude::*;
 use super::boundary::{deferred, report};
 use super::convert::to_js;
 use super::failure::to_js_error;
-use super::ids::now_ms;
+use super::hooks::{Hook, Hooks};
+use super::ids::{now_ms, reading_ms};
 use super::options::is_follower;
 use super::timer::Armed;
 use super::transport::{self, Transport};
@@ -19,20 +20,6 @@ use crate::core::sorted_map::SortedMap;
 use crate::core::Driven;
 use crate::core::HostAnswer;
 use crate::core::{Action, OpId, RequestId, SteeringError};
-
-/// What the UI gave for one submission: `present(delivery)`, `retract()`,
-/// `reconcile(from, to)`, `unconfirmed(delivery)` (all optional).
-#[derive(Debug, Default, Clone)]
-pub(super) struct Hooks {
-    pub present: Option<Function>,
-    pub retract: Option<Function>,
-    pub reconcile: Option<Function>,
-    /// `unconfirmed(delivery)`: the message may have reached the host but no
-    /// definite answer came; it stays shown, marked "not confirmed".
-    pub unconfirmed: Option<Function>,
-    /// Caller's options for the request that carries the message.
-    pub request_options: JsValue,
-}
 
 type Settled<O> = Result<O, SteeringError>;
 
@@ -77,8 +64,8 @@ struct Inner<E: Driven> {
     tick: JsValue,
     role_check: Option<RoleCheck<E>>,
     on_changed: RefCell<Option<Function>>,
-    /// `deliver(id, described)`: the one callback every host answer comes
-    /// back through.
+    /// `deliver(id, described, now)`: the one callback every host answer
+    /// comes back through, with the clock's reading.
     deliver: JsValue,
 }
 
@@ -119,9 +106,9 @@ where
                 }
             });
             let weak = weak.clone();
-            let deliver = Closure::<dyn Fn(f64, JsValue)>::new(move |id: f64, described: JsValue| {
+            let deliver = Closure::<dyn Fn(f64, JsValue, f64)>::new(move |id: f64, described: JsValue, now: f64| {
                 if let Some(inner) = weak.upgrade() {
-                    Driver(inner).feed(RequestId(id as u64), transport::described_answer(described));
+                    Driver(inner).feed(RequestId(id as u64), transport::described_answer(described), reading_ms(now));
                 }
             });
             Inner {
@@ -178,32 +165,20 @@ where
     fn run(&self, action: Action<E::Outcome>) {
         match action {
             Action::Send(request) => {
-                let options = if request.carries_message {
-                    self.0.hooks.borrow().get(&request.op).map(|h| h.request_options.clone()).unwrap_or(JsValue::UNDEFINED)
+                let record = if request.carries_message {
+                    self.0.hooks.borrow().get(&request.op).map(|h| h.record().clone()).unwrap_or(JsValue::UNDEFINED)
                 } else {
                     JsValue::UNDEFINED
                 };
-                let sent = self.0.transport.send(request.method, &request.params, &options, &self.0.deliver, request.id.0);
+                let sent = self.0.transport.send(request.method, &request.params, &record, &self.0.deliver, request.id.0);
                 if let Some(answer) = sent {
-                    self.feed(request.id, answer);
+                    self.feed(request.id, answer, now_ms());
                 }
             }
-            Action::Present { op, presentation } => {
-                self.call_hook(op, |h| h.present.clone(), &[JsValue::from_str(presentation)]);
-            }
-            Action::Reconcile { op, from, to } => {
-                let has_reconcile = self.0.hooks.borrow().get(&op).is_some_and(|h| h.reconcile.is_some());
-                if has_reconcile {
-                    self.call_hook(op, |h| h.reconcile.clone(), &[JsValue::from_str(from), JsValue::from_str(to)]);
-                } else {
-                    self.call_hook(op, |h| h.retract.clone(), &[]);
-                    self.call_hook(op, |h| h.present.clone(), &[JsValue::from_str(to)]);
-                }
-            }
-            Action::Retract { op } => self.call_hook(op, |h| h.retract.clone(), &[]),
-            Action::Unconfirmed { op, presentation } => {
-                self.call_hook(op, |h| h.unconfirmed.clone(), &[JsValue::from_str(presentation)]);
-            }
+            Action::Present { op, presentation } => self.call_hook(op, Hook::Present, presentation, ""),
+            Action::Reconcile { op, from, to } => self.call_hook(op, Hook::Reconcile, from, to),
+            Action::Retract { op } => self.call_hook(op, Hook::Retract, "", ""),
+            Action::Unconfirmed { op, presentation } => self.call_hook(op, Hook::Unconfirmed, presentation, ""),
             Action::Complete { op, result } => {
                 self.0.hooks.borrow_mut().remove(&op);
                 let mut waiters = self.0.waiters.borrow_mut().remove(&op).unwrap_or_default();
@@ -226,19 +201,16 @@ where
         }
     }
 
-    fn call_hook(&self, op: OpId, pick: impl Fn(&Hooks) -> Option<Function>, args: &[JsValue]) {
-        let hook = self.0.hooks.borrow().get(&op).and_then(&pick);
-        if let Some(hook) = hook {
-            let args: js_sys::Array = args.iter().collect();
-            // A throwing UI hook must not change what is delivered.
-            if let Err(e) = hook.apply(&JsValue::NULL, &args) {
-                report("a presentation hook threw", &e);
-            }
+    fn call_hook(&self, op: OpId, hook: Hook, presentation: &str, to: &str) {
+        // Cloned out: no borrow is held while the hook's JavaScript runs.
+        let hooks = self.0.hooks.borrow().get(&op).cloned();
+        if let Some(hooks) = hooks {
+            hooks.run(hook, presentation, to);
         }
     }
 
-    /// Feeds an answer and runs what follows.
-    pub(super) fn feed(&self, id: RequestId, answer: HostAnswer) {
+    /// Feeds an answer (at `now`, read without the engine borrowed) and runs what follows.
+    pub(super) fn feed(&self, id: RequestId, answer: HostAnswer, now: u64) {
         if let Some(check) = &self.0.role_check {
             let key = (check.key_of)(&self.0.engine.borrow(), id);
             if let Some(key) = key {
@@ -246,7 +218,6 @@ where
                 (check.set_follower)(&mut self.0.engine.borrow_mut(), &key, follower);
             }
         }
-        let now = now_ms();
         self.0.engine.borrow_mut().handle_answer(id, answer, now);
         self.pump();
     }
@@ -255,7 +226,7 @@ where
         let deadline = self.0.engine.borrow().poll_timeout();
         // Taken out while JavaScript runs (no borrow is held across it).
         let current = self.0.timer.borrow_mut().take();
-        let armed = Armed::for_deadline(current, &self.0.tick, deadline, now_ms());
+        let armed = Armed::for_deadline(current, &self.0.tick, deadline, now_ms);
         let replaced = self.0.timer.replace(armed);
         drop(replaced); // only set by a call that re-entered meanwhile
     }

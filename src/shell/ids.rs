@@ -38,11 +38,15 @@ pub(super) fn random_id() -> String {
 /// the engine's time at its highest reading); only a broken reading (it
 /// threw, or is not a finite number >= 0) repeats the last good one.
 pub(super) fn now_ms() -> u64 {
+    reading_ms(now_js().unwrap_or(f64::NAN))
+}
+
+/// A clock reading taken in JavaScript (`boundary.js` `now()`, handed over
+/// with an answer), checked as [`now_ms`] checks its own.
+pub(super) fn reading_ms(ms: f64) -> u64 {
     LAST.with(|(last, _)| {
-        if let Ok(ms) = now_js() {
-            if ms.is_finite() && ms >= 0.0 {
-                last.set(ms as u64);
-            }
+        if ms.is_finite() && ms >= 0.0 {
+            last.set(ms as u64);
         }
         last.get()
     })

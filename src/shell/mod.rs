@@ -16,6 +16,7 @@ mod convert;
 mod desktop;
 mod driver;
 mod failure;
+mod hooks;
 mod ids;
 mod options;
 mod timer;

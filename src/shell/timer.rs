@@ -26,8 +26,8 @@ extern "C" {
 /// process open. Dropping it clears it.
 ///
 /// ```ignore
-/// let armed = Armed::for_deadline(None, &tick, Some(now + 10_000), now);
-/// let armed = Armed::for_deadline(armed, &tick, None, now); // still armed, unref'd
+/// let armed = Armed::for_deadline(None, &tick, Some(now + 10_000), || now);
+/// let armed = Armed::for_deadline(armed, &tick, None, || now); // still armed, unref'd
 /// ```
 #[derive(Debug)]
 pub(super) struct Armed {
@@ -39,8 +39,15 @@ pub(super) struct Armed {
 impl Armed {
     /// The timer to keep for `deadline`, given the `current` one: kept when
     /// it fires no later than the deadline (or when there is none), replaced
-    /// otherwise. No borrow may be held by the caller: this calls JavaScript.
-    pub(super) fn for_deadline(current: Option<Armed>, callback: &JsValue, deadline: Option<u64>, now: u64) -> Option<Armed> {
+    /// otherwise. `now` is read only when a timer is armed (most calls keep
+    /// the one they have). No borrow may be held by the caller: this calls
+    /// JavaScript.
+    pub(super) fn for_deadline(
+        current: Option<Armed>,
+        callback: &JsValue,
+        deadline: Option<u64>,
+        now: impl FnOnce() -> u64,
+    ) -> Option<Armed> {
         match (current, deadline) {
             (Some(mut armed), None) => {
                 armed.hold(false);
@@ -53,7 +60,7 @@ impl Armed {
             }
             (_replaced, Some(at)) => {
                 // setTimeout holds at most 2^31 - 1 ms (longer reads as 1 ms and spins).
-                let delay = at.saturating_sub(now).min(i32::MAX as u64 - 1) as u32;
+                let delay = at.saturating_sub(now()).min(i32::MAX as u64 - 1) as u32;
                 match arm_timer(callback, delay.saturating_add(1)) {
                     Ok(handle) => Some(Armed { at, handle, holds: true }),
                     Err(error) => {

@@ -43,10 +43,11 @@ impl Transport {
     /// engine bounds the wait with its own timer; nothing is held per call
     /// here, so a transport that never settles costs nothing. Returns the
     /// answer at once only if the transport could not even be called.
-    pub(super) fn send(&self, method: &str, params: &Json, options: &JsValue, deliver: &JsValue, id: u64) -> Option<HostAnswer> {
+    /// `record` is the call record ([`super::hooks::Hooks`]) whose
+    /// `requestOptions` go with the request, or `undefined`.
+    pub(super) fn send(&self, method: &str, params: &Json, record: &JsValue, deliver: &JsValue, id: u64) -> Option<HostAnswer> {
         let params = params.text();
-        let pass_options = !options.is_undefined();
-        let call = call_host(&self.request, method, params, options, pass_options, MAX_ANSWER_UNITS, MAX_DEPTH, deliver, id as f64);
+        let call = call_host(&self.request, method, params, record, MAX_ANSWER_UNITS, MAX_DEPTH, deliver, id as f64);
         call.err().map(|_| HostAnswer::Transport("the transport could not be called".into()))
     }
 }
