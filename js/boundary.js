@@ -277,10 +277,24 @@ function answered(value, maxUnits, maxDepth) {
 }
 
 /**
- * Whether a rejection is the host's JSON-RPC error answer: an object with an
- * integer `code`, and not one of the platform's own failures, which carry a
- * number `code` too but mean that no answer came (a `DOMException`:
- * `AbortError` is 20, `TimeoutError` 23). Never throws.
+ * Codes that JSON-RPC clients make up themselves when no answer came, in the
+ * range hosts use: vscode-jsonrpc's message write/read error, pending
+ * response rejected (connection disposed) and connection inactive
+ * (-32099..-32096), and request cancelled (-32800, LSP and ACP: the request
+ * may already have run).
+ */
+const CLIENT_CODES = [-32099, -32098, -32097, -32096, -32800];
+
+/**
+ * Whether a rejection is the host's JSON-RPC error answer: an object with a
+ * negative integer `code` (every code the specs' hosts send is negative),
+ * and not a failure that only looks like one, which means no answer came:
+ * a `DOMException` (`AbortError` 20, `TimeoutError` 23), an error named
+ * so, a positive code (a WebSocket close code such as 1006, a client's
+ * connection-error enum), or a code a client makes up (`CLIENT_CODES`).
+ * Reading too much as "no answer" is the safe side: it becomes
+ * `outcomeUnknown`, which is never resent; the other way invites a
+ * duplicate. Never throws.
  */
 export function isErrorAnswer(error) {
   try {
@@ -288,7 +302,8 @@ export function isErrorAnswer(error) {
     if (typeof DOMException === "function" && error instanceof DOMException) return false;
     const name = error.name;
     if (name === "AbortError" || name === "TimeoutError") return false;
-    return Number.isSafeInteger(error.code);
+    const code = error.code;
+    return Number.isSafeInteger(code) && code < 0 && !CLIENT_CODES.includes(code);
   } catch {
     return false;
   }

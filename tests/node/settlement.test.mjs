@@ -69,6 +69,16 @@ for (const [name, make] of [
   ["a DOMException TimeoutError (AbortSignal.timeout)", () => new DOMException("The operation timed out.", "TimeoutError")],
   ["a DOMException AbortError", () => new DOMException("This operation was aborted", "AbortError")],
   ["an Error named TimeoutError with a number code", () => Object.assign(new Error("timed out"), { name: "TimeoutError", code: 23 })],
+  // What real clients reject with when the connection goes: vscode-jsonrpc's
+  // "Pending response rejected since connection got disposed" (-32097) and
+  // its other made-up codes, a request cancelled (-32800), a WebSocket close
+  // code, a connection-error enum.
+  ["vscode-jsonrpc's pending response rejected (-32097)", () => Object.assign(new Error("Pending response rejected since connection got disposed"), { code: -32097 })],
+  ["vscode-jsonrpc's message write error (-32099)", () => Object.assign(new Error("write failed"), { code: -32099 })],
+  ["vscode-jsonrpc's connection inactive (-32096)", () => ({ code: -32096, message: "connection inactive" })],
+  ["a request cancelled (-32800)", () => ({ code: -32800, message: "Request cancelled" })],
+  ["a WebSocket close code (1006)", () => Object.assign(new Error("socket closed"), { code: 1006 })],
+  ["a connection-error enum (code 1)", () => Object.assign(new Error("Connection is closed."), { code: 1 })],
 ]) {
   test(`a steer whose transport rejects with ${name} after sending is outcomeUnknown, not the host's refusal`, async () => {
     const h = host(() => Promise.reject(make()));
@@ -89,9 +99,12 @@ test("a JSON-RPC error answer is still the host's refusal (kind host, its code),
   assert.deepEqual([error.kind, error.code], ["host", -32074]);
 });
 
-test("an ACP steer whose transport rejects with a DOMException after sending is outcomeUnknown", async () => {
+for (const [name, make] of [
+  ["a DOMException", () => new DOMException("The operation timed out.", "TimeoutError")],
+  ["a client's disposed-connection error (-32097)", () => Object.assign(new Error("Pending response rejected since connection got disposed"), { code: -32097 })],
+]) test(`an ACP steer whose transport rejects with ${name} after sending is outcomeUnknown`, async () => {
   const acp = new api.AcpSteering({
-    request: () => Promise.reject(new DOMException("The operation timed out.", "TimeoutError")),
+    request: () => Promise.reject(make()),
     initialize: { _meta: { steering: { supported: true } } },
   });
   while (acp.inputMode("s").mode === "unavailable") await tick();
