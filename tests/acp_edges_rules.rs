@@ -102,7 +102,7 @@ fn method_not_found_on_every_advertised_path_ends_in_the_queue() {
     e.handle_answer(log.sent[2].id, HostAnswer::Error(RpcError::new(-32601, "Method not found")), 0);
     assert!(done(&run(&mut e, 0, silent), op).is_none(), "provably undelivered: still queued");
     assert_eq!(e.path(), SteerPath::Queue);
-    e.initialized(&json!({ "agentCapabilities": { "session": { "inject": { "modes": ["steer"] } } } }).into());
+    e.initialized(&json!({ "agentCapabilities": { "session": { "inject": { "modes": ["steer"] } } } }).into(), 0);
     assert_eq!(e.path(), SteerPath::Inject { replace: false }, "a new connection starts afresh");
 }
 

@@ -249,7 +249,7 @@ proptest! {
     #[test]
     fn no_duplicate_no_loss_one_steer_per_session(init in 0usize..4, events in prop::collection::vec(ev(), 1..40)) {
         let mut engine = AcpEngine::new(Timeouts::default(), true);
-        engine.initialized(&Json::parse(INITS[init].into()).unwrap());
+        engine.initialized(&Json::parse(INITS[init].into()).unwrap(), 0);
         let mut world = World { engine, now: 0, outstanding: vec![], answered: vec![], ops: BTreeMap::new(),
             on_wire: BTreeSet::new(), consumed: BTreeSet::new(), completions: BTreeMap::new(), app_prompts: [0; 3], next_word: 0, next_msg: 0 };
         for e in &events {

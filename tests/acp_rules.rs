@@ -411,7 +411,7 @@ fn a_replaced_session_drops_its_pending_steer_and_queue_with_drafts_a_sent_steer
 fn composer_modes_hints_and_change_notifications() {
     let mut e = AcpEngine::new(Timeouts::default(), false);
     assert_eq!(e.composer("s").mode, InputMode::Unavailable);
-    e.initialized(&json!({ "_meta": { "steering": { "supported": true } } }).into());
+    e.initialized(&json!({ "_meta": { "steering": { "supported": true } } }).into(), 0);
     assert_eq!(e.composer("s").mode, InputMode::Idle);
     e.prompt_sent("s");
     let changes = run(&mut e, 0, silent);
@@ -447,7 +447,7 @@ fn a_closed_connection_hands_every_draft_back() {
 #[test]
 fn requests_other_than_prompts_are_bounded_by_the_configured_timeout() {
     let mut e = AcpEngine::new(Timeouts { request_ms: 250, ..Timeouts::default() }, false);
-    e.initialized(&json!({ "_meta": { "steering": { "supported": true } } }).into());
+    e.initialized(&json!({ "_meta": { "steering": { "supported": true } } }).into(), 0);
     e.prompt_sent("s");
     let op = e.send("s", text("x"), 1_000).unwrap();
     run(&mut e, 1_000, silent);

@@ -228,7 +228,7 @@ fn a_retry_on_a_host_without_dedupe_after_the_turn_ended_without_it_is_sent_with
 fn acp_no_answer_after_the_write_is_outcome_unknown_unconfirmed_never_retracted() {
     for answer in [HostAnswer::Timeout, HostAnswer::Transport("closed".into()), HostAnswer::Unreadable("x".into())] {
         let mut e = AcpEngine::new(Timeouts::default(), false);
-        e.initialized(&json!({ "_meta": { "steering": { "supported": true } } }).into());
+        e.initialized(&json!({ "_meta": { "steering": { "supported": true } } }).into(), 0);
         e.prompt_sent("s");
         let op = e.send("s", vec![json!({ "type": "text", "text": "keep" })], 0).unwrap();
         let first = run(&mut e, 0, |_, _| None);
@@ -245,7 +245,7 @@ fn acp_no_answer_after_the_write_is_outcome_unknown_unconfirmed_never_retracted(
 #[test]
 fn acp_a_steer_never_written_is_a_plain_failure_and_retracted() {
     let mut e = AcpEngine::new(Timeouts::default(), false);
-    e.initialized(&json!({ "_meta": { "steering": { "supported": true } } }).into());
+    e.initialized(&json!({ "_meta": { "steering": { "supported": true } } }).into(), 0);
     e.prompt_sent("s");
     let op = e.send("s", vec![json!({ "type": "text", "text": "keep" })], 0).unwrap();
     let first = run(&mut e, 0, |_, _| None);

@@ -15,7 +15,7 @@ fuzz_target!(|data: &[u8]| {
     let mut parts = data.split(|b| *b == 0xFE);
     let init = parts.next().and_then(|p| Json::parse(String::from_utf8_lossy(p).into_owned()).ok()).unwrap_or_else(|| json!({}).into());
     let mut engine = AcpEngine::new(Timeouts::default(), true);
-    engine.initialized(&init);
+    engine.initialized(&init, 0);
     engine.prompt_sent("s");
     let _ = engine.send("s", vec![json!({ "type": "text", "text": "steer" })], 0);
     let _ = engine.send("s", vec![json!({ "type": "image", "mimeType": "image/png", "data": "AA==" })], 0);

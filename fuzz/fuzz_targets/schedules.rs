@@ -73,7 +73,7 @@ fuzz_target!(|data: &[u8]| {
             json!({ "agentCapabilities": { "_meta": { "claudeCode": { "promptQueueing": true } } } }),
             json!({}),
         ];
-        e.initialized(&inits[(which as usize / 2) % 4].clone().into());
+        e.initialized(&inits[(which as usize / 2) % 4].clone().into(), 0);
         for chunk in script.chunks(3) {
             let (op, a, b) = (chunk[0], *chunk.get(1).unwrap_or(&0), *chunk.get(2).unwrap_or(&0));
             let session = format!("s{}", a % 2);

@@ -87,16 +87,23 @@ impl AcpSteering {
             // The answer itself: applied now, so a send right after the
             // constructor already sees what the agent advertised.
             if let Ok(answer) = host_value(&initialize, "the initialize answer", Some(&INITIALIZE_FIELDS)) {
-                steering.feed(|e| e.initialized(&answer));
+                let now = now_ms();
+                steering.feed(|e| e.initialized(&answer, now));
             }
         } else if !initialize.is_undefined() && !initialize.is_null() {
+            // Sends wait for the answer (bounded by requestMs) instead of
+            // failing `unavailable` while it is on its way.
+            steering.driver.with_engine(|e| e.initializing());
             let driver = steering.driver.clone();
             transport::settle(&initialize, request_ms, move |answer| {
-                // A rejected or unreadable answer leaves input `unavailable`.
-                if let HostAnswer::Result(answer) = answer {
-                    driver.with_engine(|e| e.initialized(&answer));
-                    driver.pump();
+                let now = now_ms();
+                match answer {
+                    HostAnswer::Result(answer) => driver.with_engine(|e| e.initialized(&answer, now)),
+                    // Refused, unreadable or no answer in time: the waiting
+                    // messages are handed back and input is `unavailable`.
+                    _ => driver.with_engine(|e| e.initialize_failed()),
                 }
+                driver.pump();
             });
         }
         Ok(steering)
@@ -109,7 +116,8 @@ impl AcpSteering {
     /// ```
     pub fn initialized(&self, answer: InitializeAnswer) -> Result<(), JsValue> {
         let answer = host_value(&answer.into(), "the initialize answer", Some(&INITIALIZE_FIELDS)).map_err(thrown)?;
-        self.feed(|e| e.initialized(&answer));
+        let now = now_ms();
+        self.feed(|e| e.initialized(&answer, now));
         Ok(())
     }
 

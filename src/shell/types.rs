@@ -126,7 +126,7 @@ export interface InitializeAnswer {
 }
 export interface AcpOptions {
   request: RequestFn;
-  /** The `initialize` answer (applied at once) or a promise of it (applied when it settles; until then input is `unavailable`). */
+  /** The `initialize` answer (applied at once) or a promise of it (sends wait for it, bounded by `timeouts.requestMs`; if it fails they are handed back `unavailable`). Without it (and without a later `initialized(answer)`) every send is `unavailable`. */
   initialize?: InitializeAnswer | Promise<InitializeAnswer>;
   /** Enables the concurrent-prompt handoff (off by default: it is a kill-switch). */
   allowPromptHandoff?: boolean;

@@ -109,7 +109,7 @@ pub fn text(t: &str) -> Vec<Value> {
 /// An ACP engine that read `init` as its `initialize` answer.
 pub fn acp_engine(init: Value, handoff: bool) -> AcpEngine {
     let mut e = AcpEngine::new(Timeouts::default(), handoff);
-    e.initialized(&init.into());
+    e.initialized(&init.into(), 0);
     e
 }
 

@@ -1,7 +1,7 @@
 // What the README's TypeScript examples take from the embedding app: its
 // JSON-RPC connection, UI and composer. Declared here so every example
 // compiles as written (tests/node/readme.test.mjs); nothing else is declared.
-import type { ComposerState, ContentBlock, Delivery, SteeringErrorKind } from "renderer-steering";
+import type { ComposerState, ContentBlock, Delivery, InitializeAnswer, SteeringErrorKind } from "renderer-steering";
 
 declare global {
   const rpc: { request(method: string, params: Record<string, unknown>, options?: unknown): Promise<unknown> };
@@ -17,5 +17,6 @@ declare global {
   const threadId: string;
   const expectedTurnId: string | null;
   const sessionId: string;
+  const initializeAnswer: InitializeAnswer;
 }
 export {};

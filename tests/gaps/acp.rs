@@ -14,7 +14,7 @@ fn text(t: &str) -> Vec<Value> {
 
 fn engine(init: Value, handoff: bool) -> AcpEngine {
     let mut e = AcpEngine::new(Timeouts::default(), handoff);
-    e.initialized(&init.into());
+    e.initialized(&init.into(), 0);
     e
 }
 

@@ -14,7 +14,7 @@ fn text(t: &str) -> Vec<Value> {
 
 fn agent(init: Value) -> AcpEngine {
     let mut e = AcpEngine::new(Timeouts::default(), false);
-    e.initialized(&init.into());
+    e.initialized(&init.into(), 0);
     e.prompt_sent("s");
     e
 }

@@ -25,7 +25,7 @@ fn drive_to_deadline<E: Driven>(engine: &mut E) -> (Option<u64>, Option<&'static
 #[test]
 fn a_driver_sees_and_delivers_the_acp_deadline() {
     let mut e = AcpEngine::new(Timeouts::default(), false);
-    e.initialized(&json!({ "_meta": { "steering": { "supported": true } } }).into());
+    e.initialized(&json!({ "_meta": { "steering": { "supported": true } } }).into(), 0);
     assert_eq!(drive_to_deadline(&mut e), (None, None));
     e.prompt_sent("s");
     e.send("s", vec![json!({ "type": "text", "text": "x" })], 5).unwrap();

@@ -143,9 +143,9 @@ test("an initialize answer given as a plain object applies at once: a send right
   assert.equal(outcome.kind, "injected");
   assert.deepEqual(sent, ["_session/steering"]);
   const later = new api.AcpSteering({ request: () => new Promise(() => {}), initialize: Promise.resolve({}) });
-  assert.equal(later.inputMode("s").mode, "unavailable", "a promise applies when it settles");
+  assert.equal(later.inputMode("s").mode, "queue", "a promise applies when it settles (sends wait for it meanwhile)");
   await tick();
-  assert.notEqual(later.inputMode("s").mode, "unavailable");
+  assert.equal(later.inputMode("s").mode, "idle");
 });
 
 test("free() called from inside the instance's own calls (the transport, a hook) is done when they return: no zombie", async () => {
@@ -170,4 +170,38 @@ test("free() called from inside the instance's own calls (the transport, a hook)
   // A module that still works: a fresh instance steers.
   const ok = new api.CodexhostSteering({ request: host(() => Promise.resolve({ turnId: "turn-2" })).request });
   assert.equal((await ok.steer({ threadId: "t", expectedTurnId: "turn-1", input: input() })).turnId, "turn-2");
+});
+
+test("a send made while the initialize promise is out waits for it, then steers (README ACP shape)", async () => {
+  const sent = [];
+  let answerInitialize;
+  const acp = new api.AcpSteering({
+    request: (method, params) => (sent.push(method), Promise.resolve(method === "_session/steering" ? { outcome: "injected" } : { stopReason: "end_turn" })),
+    initialize: new Promise((resolve) => (answerInitialize = resolve)),
+  });
+  assert.equal(acp.inputMode("s").mode, "queue", "the composer says the message waits");
+  acp.promptSent("s");
+  const shown = [];
+  const pending = acp.send("s", [{ type: "text", text: "use pnpm" }]);
+  await tick();
+  assert.deepEqual(sent, [], "nothing leaves before the capabilities are known");
+  answerInitialize({ _meta: { steering: { supported: true } } });
+  const outcome = await pending;
+  assert.equal(outcome.kind, "injected");
+  assert.deepEqual(sent, ["_session/steering"]);
+  acp.free();
+});
+
+test("a send waiting for an initialize that fails (or never answers within requestMs) gets its draft back, unsent", async () => {
+  for (const initialize of [Promise.reject(new Error("agent crashed")), new Promise(() => {})]) {
+    const sent = [];
+    const acp = new api.AcpSteering({ request: (method) => (sent.push(method), new Promise(() => {})), initialize, timeouts: { requestMs: 30 } });
+    const content = [{ type: "text", text: "keep me" }];
+    const error = await acp.send("s", content).then(() => assert.fail("resolved"), (e) => e);
+    assert.equal(error.kind, "unavailable", error.message);
+    assert.equal(error.draft, content);
+    assert.deepEqual(sent, []);
+    assert.equal(acp.inputMode("s").mode, "unavailable");
+    acp.free();
+  }
 });

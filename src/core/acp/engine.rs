@@ -67,6 +67,9 @@ pub struct Op {
 pub struct Acp {
     allow_prompt_handoff: bool,
     caps: Option<Capabilities>,
+    /// The app's `initialize` is on its way: sends wait for its answer
+    /// (queued) instead of failing `unavailable`.
+    initializing: bool,
     /// Paths that answered `-32601` on this connection (skipped from then on).
     refused: Vec<SteerPath>,
     sessions: SortedMap<String, Session>,
@@ -85,7 +88,7 @@ pub struct Acp {
 /// use renderer_steering::core::acp::{AcpEngine, InputMode};
 /// let mut e = AcpEngine::new(Default::default(), false);
 /// assert_eq!(e.composer("s").mode, InputMode::Unavailable);
-/// e.initialized(&serde_json::json!({ "agentCapabilities": {} }).into());
+/// e.initialized(&serde_json::json!({ "agentCapabilities": {} }).into(), 0);
 /// assert_eq!(e.composer("s").mode, InputMode::Idle);
 /// ```
 pub type AcpEngine = Engine<Acp>;
@@ -103,6 +106,7 @@ impl AcpEngine {
         let dialect = Acp {
             allow_prompt_handoff,
             caps: None,
+            initializing: false,
             refused: Vec::new(),
             sessions: SortedMap::new(),
             closed_order: VecDeque::new(),
@@ -138,14 +142,18 @@ impl AcpEngine {
         let content = content.into();
         let refuse = |failure| SteeringError::new(failure, content.clone(), Trace::default());
         self.refuse_if_disposed(&content)?;
-        let Some(caps) = self.dialect.caps else { return Err(refuse(Failure::unavailable())) };
-        if self.dialect.sessions.get(session_id).is_some_and(|s| s.closed) {
+        let caps = self.dialect.caps;
+        if caps.is_none() && !self.dialect.initializing || self.dialect.sessions.get(session_id).is_some_and(|s| s.closed) {
             return Err(refuse(Failure::unavailable()));
         }
-        check_acp_blocks(&content, caps.prompt).map_err(refuse)?;
+        // While `initialize` is on its way the message waits, and is checked
+        // against the capabilities when they arrive.
+        if let Some(caps) = caps {
+            check_acp_blocks(&content, caps.prompt).map_err(refuse)?;
+        }
         let op_id = self.new_op_id();
         let running = self.session(session_id).turn_running();
-        let may_start = !running || self.path() != SteerPath::Queue;
+        let may_start = caps.is_some() && (!running || self.path() != SteerPath::Queue);
         let ticket = Ticket { op: op_id, message_id: None, draft: content.clone() };
         let admission = self.lanes.admit_fifo(session_id, ticket, may_start);
         let op = Op {
@@ -226,6 +234,9 @@ impl AcpEngine {
     /// (a defensive bound: no dispatch puts its message back synchronously
     /// today, but one that did must not spin the window).
     fn pump(&mut self, session_id: &str, now: u64) {
+        if self.dialect.caps.is_none() {
+            return; // waiting for `initialize`
+        }
         for _ in 0..self.lanes.queued_len(session_id) {
             if self.lanes.in_flight(session_id).is_some() {
                 return;

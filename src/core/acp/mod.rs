@@ -4,7 +4,7 @@
 //! ```
 //! use renderer_steering::core::acp::{AcpEngine, InputMode};
 //! let mut e = AcpEngine::new(Default::default(), false);
-//! e.initialized(&serde_json::json!({ "_meta": { "steering": { "supported": true } } }).into());
+//! e.initialized(&serde_json::json!({ "_meta": { "steering": { "supported": true } } }).into(), 0);
 //! e.prompt_sent("s");
 //! assert_eq!(e.composer("s").mode, InputMode::Direct);
 //! ```

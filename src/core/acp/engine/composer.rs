@@ -18,8 +18,10 @@ impl AcpEngine {
         let queued_ops = self.lanes.queued_ops(session_id);
         let busy = self.lanes.in_flight(session_id).is_some() || !queued_ops.is_empty();
         let running = session.is_some_and(Session::turn_running);
-        let mode = if self.dialect.caps.is_none() || self.is_disposed() || session.is_some_and(|s| s.closed) {
+        let mode = if self.dialect.caps.is_none() && !self.dialect.initializing || self.is_disposed() || session.is_some_and(|s| s.closed) {
             InputMode::Unavailable
+        } else if self.dialect.caps.is_none() {
+            InputMode::Queue // sends wait for `initialize`
         } else if !running {
             if busy {
                 InputMode::Queue

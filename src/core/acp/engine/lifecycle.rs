@@ -6,6 +6,7 @@ use super::{AcpEngine, Stage, MAX_CLOSED_SESSIONS};
 use crate::core::acp::capabilities::Capabilities;
 use crate::core::acp::wire::{PromptAnswer, UserMessageEcho};
 use crate::core::action::OpId;
+use crate::core::content::check_acp_blocks;
 use crate::core::error::Failure;
 use crate::core::json::Json;
 
@@ -24,19 +25,78 @@ pub struct PromptVerdict {
 }
 
 impl AcpEngine {
-    /// The `initialize` answer arrived: pick the path, open the composer.
+    /// The `initialize` answer arrived: pick the path, open the composer, and
+    /// start the messages that waited for it (each checked against the
+    /// advertised prompt capabilities first).
     ///
     /// ```
     /// # use renderer_steering::core::acp::{AcpEngine, SteerPath};
     /// let mut e = AcpEngine::new(Default::default(), false);
-    /// e.initialized(&serde_json::json!({ "agentCapabilities": { "session": { "inject": { "modes": ["queue", "steer"] } } } }).into());
+    /// e.initialized(&serde_json::json!({ "agentCapabilities": { "session": { "inject": { "modes": ["queue", "steer"] } } } }).into(), 0);
     /// assert_eq!(e.path(), SteerPath::Inject { replace: false });
     /// ```
-    pub fn initialized(&mut self, answer: &Json) {
-        self.dialect.caps = Some(Capabilities::from_initialize(answer, self.dialect.allow_prompt_handoff));
+    pub fn initialized(&mut self, answer: &Json, now: u64) {
+        let caps = Capabilities::from_initialize(answer, self.dialect.allow_prompt_handoff);
+        self.dialect.caps = Some(caps);
+        self.dialect.initializing = false;
         self.dialect.refused.clear();
+        let waiting: Vec<(OpId, String)> =
+            self.ops.iter().filter(|(_, o)| matches!(o.stage, Stage::Queued { .. })).map(|(id, o)| (*id, o.session_id.clone())).collect();
+        for (op_id, session_id) in &waiting {
+            let refused = self.ops.get(op_id).and_then(|o| check_acp_blocks(&o.content, caps.prompt).err());
+            if let Some(failure) = refused {
+                self.fail(*op_id, failure);
+            }
+            self.pump(session_id, now);
+        }
         self.dialect.touched.extend(self.dialect.sessions.keys().cloned());
         self.flush_changes();
+    }
+
+    /// The app's `initialize` request is on its way: until its answer
+    /// ([`Self::initialized`]) or its failure ([`Self::initialize_failed`]),
+    /// a send waits in the queue instead of failing `unavailable`.
+    ///
+    /// ```
+    /// # use renderer_steering::core::acp::{AcpEngine, InputMode};
+    /// let mut e = AcpEngine::new(Default::default(), false);
+    /// e.initializing();
+    /// assert_eq!(e.composer("s").mode, InputMode::Queue);
+    /// assert!(e.send("s", vec![serde_json::json!({"type": "text", "text": "hi"})], 0).is_ok());
+    /// assert!(e.poll_action().is_some_and(|a| matches!(a, renderer_steering::core::Action::Present { presentation: "queued", .. })));
+    /// ```
+    pub fn initializing(&mut self) {
+        if self.dialect.caps.is_none() {
+            self.dialect.initializing = true;
+            self.dialect.touched.extend(self.dialect.sessions.keys().cloned());
+            self.flush_changes();
+        }
+    }
+
+    /// The `initialize` request failed (refused, unreadable, or no answer
+    /// within its bound): the messages that waited for it are handed back
+    /// (`unavailable`; none was sent).
+    ///
+    /// ```
+    /// # use renderer_steering::core::acp::AcpEngine;
+    /// # use renderer_steering::core::Action;
+    /// let mut e = AcpEngine::new(Default::default(), false);
+    /// e.initializing();
+    /// e.send("s", vec![serde_json::json!({"type": "text", "text": "hi"})], 0).unwrap();
+    /// e.initialize_failed();
+    /// let failed = std::iter::from_fn(|| e.poll_action())
+    ///     .find_map(|a| match a { Action::Complete { result: Err(err), .. } => Some(err), _ => None }).unwrap();
+    /// assert_eq!(failed.failure.kind(), "unavailable");
+    /// assert_eq!(failed.draft.value()[0]["text"], "hi");
+    /// ```
+    pub fn initialize_failed(&mut self) {
+        if !self.dialect.initializing {
+            return;
+        }
+        self.dialect.initializing = false;
+        if self.dialect.caps.is_none() {
+            self.fail_all(|_| Failure::unavailable());
+        }
     }
 
     /// The app sent its own `session/prompt` for this session: a turn runs.
@@ -44,7 +104,7 @@ impl AcpEngine {
     /// ```
     /// # use renderer_steering::core::acp::{AcpEngine, InputMode};
     /// let mut e = AcpEngine::new(Default::default(), false);
-    /// e.initialized(&serde_json::json!({}).into());
+    /// e.initialized(&serde_json::json!({}).into(), 0);
     /// e.prompt_sent("s");
     /// assert_eq!(e.composer("s").mode, InputMode::Queue);
     /// ```
@@ -61,7 +121,7 @@ impl AcpEngine {
     /// ```
     /// # use renderer_steering::core::acp::AcpEngine;
     /// let mut e = AcpEngine::new(Default::default(), false);
-    /// e.initialized(&serde_json::json!({}).into());
+    /// e.initialized(&serde_json::json!({}).into(), 0);
     /// e.prompt_sent("s");
     /// assert!(!e.prompt_answered("s", &serde_json::json!({"stopReason": "end_turn"}).into(), 0).superseded);
     /// ```
@@ -85,7 +145,7 @@ impl AcpEngine {
     /// # use renderer_steering::core::{Action, HostAnswer};
     /// # use serde_json::json;
     /// let mut e = AcpEngine::new(Default::default(), false);
-    /// e.initialized(&json!({ "agentCapabilities": { "session": { "inject": { "modes": ["steer"] } } } }).into());
+    /// e.initialized(&json!({ "agentCapabilities": { "session": { "inject": { "modes": ["steer"] } } } }).into(), 0);
     /// e.prompt_sent("s");
     /// e.send("s", vec![json!({"type": "text", "text": "hi"})], 0).unwrap();
     /// let id = std::iter::from_fn(|| e.poll_action())
@@ -136,7 +196,7 @@ impl AcpEngine {
     /// # use renderer_steering::core::acp::AcpEngine;
     /// # use renderer_steering::core::Action;
     /// let mut e = AcpEngine::new(Default::default(), false);
-    /// e.initialized(&serde_json::json!({}).into());
+    /// e.initialized(&serde_json::json!({}).into(), 0);
     /// e.prompt_sent("s");
     /// e.send("s", vec![serde_json::json!({"type": "text", "text": "hi"})], 0).unwrap();
     /// e.session_replaced("s");
@@ -154,7 +214,7 @@ impl AcpEngine {
     /// ```
     /// # use renderer_steering::core::acp::{AcpEngine, InputMode};
     /// let mut e = AcpEngine::new(Default::default(), false);
-    /// e.initialized(&serde_json::json!({}).into());
+    /// e.initialized(&serde_json::json!({}).into(), 0);
     /// e.session_closed("s");
     /// assert_eq!(e.composer("s").mode, InputMode::Unavailable);
     /// ```
@@ -168,12 +228,13 @@ impl AcpEngine {
     /// ```
     /// # use renderer_steering::core::acp::{AcpEngine, InputMode};
     /// let mut e = AcpEngine::new(Default::default(), false);
-    /// e.initialized(&serde_json::json!({}).into());
+    /// e.initialized(&serde_json::json!({}).into(), 0);
     /// e.connection_closed();
     /// assert_eq!(e.composer("s").mode, InputMode::Unavailable);
     /// ```
     pub fn connection_closed(&mut self) {
         self.dialect.caps = None;
+        self.dialect.initializing = false;
         let cause = "the connection closed before the answer";
         self.fail_all(|stage| Failure::ended_before_answer(stage.sent_by(), Failure::unavailable(), cause));
         self.dialect.sessions.clear();
