@@ -437,6 +437,8 @@ fn a_closed_connection_hands_every_draft_back() {
     e.prompt_sent("s");
     let a = e.send("s", text("a"), 0).unwrap();
     let b = e.send("s", text("b"), 0).unwrap();
+    let written = run(&mut e, 0, silent);
+    assert_eq!(written.methods(), ["_session/steering"], "a was written, b waits");
     e.connection_closed();
     let log = run(&mut e, 0, silent);
     assert_eq!(done(&log, a).unwrap().unwrap_err().failure.kind(), "outcomeUnknown");

@@ -345,7 +345,7 @@ impl Dialect for Acp {
     }
 
     fn on_dispose(engine: &mut AcpEngine) {
-        engine.fail_all(|stage| Failure::ended_before_answer(stage.sent_by(), Failure::disposed(), "disposed before the answer"));
+        engine.fail_all(|sent_by| Failure::ended_before_answer(sent_by, Failure::disposed(), "disposed before the answer"));
         engine.dialect.sessions.clear();
         engine.dialect.closed_order.clear();
     }

@@ -94,6 +94,16 @@ impl<D: Dialect> Engine<D> {
         self.requests.get(id).map(|p| p.op)
     }
 
+    /// `sent_by` (the method that carries `op`'s message, once dispatched),
+    /// unless that request still waits in the action queue: an op ended
+    /// before the driver took its `Send` (by a hook or listener that ran
+    /// meanwhile) was never written, and its `Send` is dropped
+    /// ([`Self::poll_action`]).
+    pub(crate) fn written_by(&self, op: OpId, sent_by: Option<&'static str>) -> Option<&'static str> {
+        let queued = self.actions.iter().any(|a| matches!(a, Action::Send(r) if r.op == op && r.carries_message));
+        sent_by.filter(|_| !queued)
+    }
+
     /// The one place an op ends: its lane (`key`) is released, its late
     /// answers are ignored, and its terminal [`Action::Complete`] is queued.
     /// A failed op that was `shown` stays on screen marked unconfirmed when

@@ -19,7 +19,18 @@ impl<D: Dialect> Engine<D> {
     /// ```
     #[must_use]
     pub fn poll_action(&mut self) -> Option<Action<D::Outcome>> {
-        self.actions.pop_front()
+        loop {
+            let action = self.actions.pop_front()?;
+            // A request whose op ended before the driver took it (a hook or
+            // listener run meanwhile disposed the engine or dropped the
+            // session) is never written.
+            if let Action::Send(request) = &action {
+                if self.op_of(request.id).is_none() {
+                    continue;
+                }
+            }
+            return Some(action);
+        }
     }
 
     /// When the driver must call [`Self::handle_timeout`] next (ms).

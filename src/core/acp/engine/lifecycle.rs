@@ -236,18 +236,19 @@ impl AcpEngine {
         self.dialect.caps = None;
         self.dialect.initializing = false;
         let cause = "the connection closed before the answer";
-        self.fail_all(|stage| Failure::ended_before_answer(stage.sent_by(), Failure::unavailable(), cause));
+        self.fail_all(|sent_by| Failure::ended_before_answer(sent_by, Failure::unavailable(), cause));
         self.dialect.sessions.clear();
         self.dialect.closed_order.clear();
     }
 
     /// Ends every op (connection closed, dispose), each failing with
-    /// `failure` for its stage.
-    pub(super) fn fail_all(&mut self, failure: impl Fn(Stage) -> Failure) {
-        for (op_id, op) in self.take_ops() {
+    /// `failure` for the method that wrote its message (`None`: not written).
+    pub(super) fn fail_all(&mut self, failure: impl Fn(Option<&'static str>) -> Failure) {
+        // In op order, as `take_ops` hands them over.
+        let written: Vec<Option<&'static str>> = self.ops.iter().map(|(id, o)| self.written_by(*id, o.stage.sent_by())).collect();
+        for ((op_id, op), sent_by) in self.take_ops().into_iter().zip(written) {
             self.dialect.touched.insert(op.session_id.clone());
-            let failure = failure(op.stage);
-            self.fail_op(op_id, op, failure);
+            self.fail_op(op_id, op, failure(sent_by));
         }
         self.flush_changes();
     }
@@ -259,7 +260,8 @@ impl AcpEngine {
         let doomed: Vec<(OpId, Stage)> =
             self.ops.iter().filter(|(_, o)| o.session_id == session_id).map(|(id, o)| (*id, o.stage)).collect();
         for (op_id, stage) in doomed {
-            self.fail(op_id, Failure::ended_before_answer(stage.sent_by(), Failure::session_replaced(), cause));
+            let sent_by = self.written_by(op_id, stage.sent_by());
+            self.fail(op_id, Failure::ended_before_answer(sent_by, Failure::session_replaced(), cause));
         }
         self.dialect.sessions.remove(session_id);
         if closed {

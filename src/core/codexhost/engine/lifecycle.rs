@@ -21,7 +21,7 @@ impl CodexhostEngine {
     pub(super) fn dispose_ops(&mut self) {
         for (op_id, op) in self.take_ops() {
             let sent_by = match op.stage {
-                Stage::Sending { method, .. } => Some(method),
+                Stage::Sending { method, .. } => self.written_by(op_id, Some(method)),
                 _ => None,
             };
             match Failure::ended_before_answer(sent_by, Failure::disposed(), "disposed before the answer") {
