@@ -267,8 +267,10 @@ impl AcpEngine {
                         .get(&op_id)
                         .map(|o| (o.content.clone(), o.trace.clone()))
                         .unwrap_or_else(|| (Json::no_items(), Trace::default()));
-                    if let Some(id) = &message_id {
-                        self.session(&session_id).pending_injects.insert(id.clone(), content);
+                    let session = self.session(&session_id);
+                    let early = std::mem::take(&mut session.early_echoes);
+                    if let Some(id) = message_id.as_ref().filter(|id| !early.contains(id)) {
+                        session.pending_injects.insert(id.clone(), content);
                     }
                     self.succeed(op_id, AcpOutcome::Injected { message_id, trace });
                 }
@@ -295,6 +297,10 @@ impl AcpEngine {
             Stage::Prompting { handoff } => self.on_prompt_answer(op_id, handoff, pending, answer),
             Stage::Revoking | Stage::Replacing => self.on_pending_inject_answer(op_id, pending, answer),
             Stage::Queued { .. } => {}
+        }
+        if matches!(stage, Stage::Steering(_)) {
+            // Echoes wait only for the inject in flight, now answered.
+            self.session(&session_id).early_echoes.clear();
         }
         self.pump(&session_id, now);
     }

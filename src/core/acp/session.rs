@@ -96,7 +96,14 @@ pub(crate) struct Session {
     pub pending_injects: PendingInjects,
     /// A handoff steer is open and how the first prompt answered.
     pub handoff: Option<Handoff>,
+    /// `user_message` echoes that arrived while an inject was in flight, for
+    /// ids not yet known: the inject's answer may come after its own echo
+    /// (at most [`MAX_EARLY_ECHOES`], cleared when the inject is answered).
+    pub early_echoes: Vec<String>,
 }
+
+/// How many early echoes a session keeps while an inject is in flight.
+pub(crate) const MAX_EARLY_ECHOES: usize = 64;
 
 /// How many accepted, not yet echoed injects a session keeps (for revoke,
 /// replace and the composer's list); past that the oldest is forgotten, so
@@ -131,7 +138,12 @@ impl PendingInjects {
 
     /// Forgets an inject (delivered, revoked or replaced); true if it was pending.
     pub(crate) fn remove(&mut self, message_id: &str) -> bool {
-        self.entries.remove(message_id).is_some()
+        self.take(message_id).is_some()
+    }
+
+    /// Forgets an inject and hands over its content.
+    pub(crate) fn take(&mut self, message_id: &str) -> Option<Json> {
+        self.entries.remove(message_id).map(|(_, content)| content)
     }
 
     /// Whether none is pending.
@@ -153,7 +165,7 @@ impl Session {
 
     /// Nothing here is worth keeping.
     pub(crate) fn is_quiet(&self) -> bool {
-        !self.turn_running() && !self.closed && self.pending_injects.is_empty() && self.handoff.is_none()
+        !self.turn_running() && !self.closed && self.pending_injects.is_empty() && self.handoff.is_none() && self.early_echoes.is_empty()
     }
 }
 

@@ -20,10 +20,14 @@ impl AcpEngine {
     /// let mut e = AcpEngine::new(Default::default(), false);
     /// assert_eq!(e.revoke("s", "m1", 0).unwrap_err().failure.kind(), "invalidInput");
     /// ```
+    ///
+    /// A revoke that fails hands back no draft: the message is still with
+    /// the agent (pending, or delivered), so restoring its words would
+    /// invite sending them twice.
     pub fn revoke(&mut self, session_id: &str, message_id: &str, now: u64) -> Result<OpId, SteeringError> {
-        let content = self.pending_content(session_id, message_id)?;
+        self.pending_content(session_id, message_id)?;
         let params = Json::of(&SessionParams { session_id, message_id: Some(message_id), ..SessionParams::default() });
-        Ok(self.start_pending_op(session_id, message_id, content, Stage::Revoking, "session/revoke_inject", params, now))
+        Ok(self.start_pending_op(session_id, message_id, Json::no_items(), Stage::Revoking, "session/revoke_inject", params, now))
     }
 
     /// Replaces an accepted, undelivered inject (when the agent allows it).
@@ -87,8 +91,9 @@ impl AcpEngine {
             Err(failed) => return self.fail(op_id, failed.after_write(pending.method, pending.timeout_ms)),
         };
         let outcome = if stage == Stage::Revoking {
-            self.session(&session_id).pending_injects.remove(&old_id);
-            AcpOutcome::Revoked { message_id: old_id, draft: content }
+            // The words come back only now, from the table (the op held none).
+            let draft = self.session(&session_id).pending_injects.take(&old_id).unwrap_or_else(Json::no_items);
+            AcpOutcome::Revoked { message_id: old_id, draft }
         } else {
             let Ok(InjectAnswer { message_id }) = value.read::<InjectAnswer>() else {
                 return self.fail(op_id, Failure::outcome_unknown(pending.method, "the replace answer has no messageId"));

@@ -3,7 +3,8 @@
 use serde::Serialize;
 
 use super::{AcpEngine, Stage, MAX_CLOSED_SESSIONS};
-use crate::core::acp::capabilities::Capabilities;
+use crate::core::acp::capabilities::{Capabilities, SteerPath};
+use crate::core::acp::session::MAX_EARLY_ECHOES;
 use crate::core::acp::wire::{PromptAnswer, UserMessageEcho};
 use crate::core::action::OpId;
 use crate::core::content::check_acp_blocks;
@@ -161,10 +162,18 @@ impl AcpEngine {
             return;
         }
         let Some(id) = echo.message_id else { return };
+        let inject_in_flight = self
+            .lanes
+            .in_flight(session_id)
+            .and_then(|op| self.ops.get(&op))
+            .is_some_and(|op| matches!(op.stage, Stage::Steering(SteerPath::Inject { .. })));
         if let Some(session) = self.dialect.sessions.get_mut(session_id) {
             if session.pending_injects.remove(&id) {
                 self.dialect.touched.insert(session_id.into());
                 self.flush_changes();
+            } else if inject_in_flight && session.early_echoes.len() < MAX_EARLY_ECHOES {
+                // Its inject's answer may still come: delivered already, it must not be listed pending.
+                session.early_echoes.push(id);
             }
         }
     }
