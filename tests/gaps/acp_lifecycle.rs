@@ -38,15 +38,30 @@ fn a_revoke_refused_for_another_reason_keeps_the_inject_pending_and_traces_the_p
 
 #[test]
 fn when_the_agents_own_turn_ends_a_prompt_required_message_goes_out_as_a_prompt() {
+    // The agent's `promptRequired` says no turn runs: with no prompt open, the
+    // unowned turn it started is over, so the message goes out as a prompt at
+    // once (waiting for an optional sessionIdle() could wait forever).
+    for reason in ["noRunningTurn", "turnEnding"] {
+        let mut e = agent(json!({ "_meta": { "steering": { "supported": true } } }));
+        e.send("s", text("a"), 0).unwrap();
+        run(&mut e, 0, result(json!({ "outcome": "startedNewTurn" })));
+        e.prompt_answered("s", &json!({ "stopReason": "end_turn" }).into(), 0);
+        let op = e.send("s", text("b"), 0).unwrap();
+        let mut answers = vec![json!({ "outcome": "promptRequired", "reason": reason })].into_iter();
+        let log = run(&mut e, 0, move |_, _| answers.next().map(|v| HostAnswer::Result(v.into())));
+        assert_eq!(log.methods(), ["_session/steering", "session/prompt"], "{reason}");
+        assert_eq!(log.sent[1].op, op);
+    }
+}
+
+#[test]
+fn a_prompt_required_answer_while_a_prompt_is_open_waits_for_it() {
     let mut e = agent(json!({ "_meta": { "steering": { "supported": true } } }));
-    e.send("s", text("a"), 0).unwrap();
-    run(&mut e, 0, result(json!({ "outcome": "startedNewTurn" })));
-    e.prompt_answered("s", &json!({ "stopReason": "end_turn" }).into(), 0);
     let op = e.send("s", text("b"), 0).unwrap();
     let steer = run(&mut e, 0, result(json!({ "outcome": "promptRequired", "reason": "turnEnding" })));
     assert_eq!(steer.methods(), ["_session/steering"]);
-    assert_eq!(e.composer("s").mode, InputMode::Queue, "waits for the agent's turn to end");
-    e.session_idle("s", 0);
+    assert_eq!(e.composer("s").mode, InputMode::Queue, "after the previous prompt's answer has arrived");
+    e.prompt_answered("s", &json!({ "stopReason": "end_turn" }).into(), 0);
     let log = run(&mut e, 0, |_, _| None);
     assert_eq!(log.methods(), ["session/prompt"]);
     assert_eq!(log.sent[0].op, op);

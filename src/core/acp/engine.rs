@@ -78,6 +78,9 @@ pub struct Acp {
     closed_order: VecDeque<String>,
     /// The composer state last reported per session.
     shown: SortedMap<String, ComposerState>,
+    /// Sessions last told `unavailable` because the connection closed: told
+    /// again when a new `initialize` answer opens input.
+    told_closed: Vec<String>,
     /// Sessions whose composer state may have changed since the last report.
     touched: SortedSet<String>,
 }
@@ -111,6 +114,7 @@ impl AcpEngine {
             sessions: SortedMap::new(),
             closed_order: VecDeque::new(),
             shown: SortedMap::new(),
+            told_closed: Vec::new(),
             touched: SortedSet::new(),
         };
         Engine::with_dialect(timeouts, dialect)
@@ -274,7 +278,16 @@ impl AcpEngine {
                     }
                     self.succeed(op_id, AcpOutcome::Injected { message_id, trace });
                 }
-                SteerVerdict::PromptRequired => self.requeue(op_id, true),
+                SteerVerdict::PromptRequired => {
+                    let session = self.session(&session_id);
+                    if session.open_prompts == 0 {
+                        // The agent says no turn runs and no prompt is open: an
+                        // unowned turn it started has ended.
+                        session.unowned_turn = false;
+                        session.older_prompts = 0;
+                    }
+                    self.requeue(op_id, true)
+                }
                 SteerVerdict::Unsupported => {
                     // This path is gone for the connection; the next advertised
                     // one (or the queue) takes the message, which kept its place.
@@ -305,11 +318,16 @@ impl AcpEngine {
         self.pump(&session_id, now);
     }
 
-    /// Puts an unconsumed message back at the head of its queue.
+    /// Puts an unconsumed message back at the head of its queue, or hands it
+    /// back when the user cancelled a turn after sending it (it must not
+    /// start a new turn behind their back).
     fn requeue(&mut self, op_id: OpId, must_prompt: bool) {
+        let Some(session_id) = self.ops.get(&op_id).map(|op| op.session_id.clone()) else { return };
+        if self.cancelled_since(&session_id, op_id) {
+            return self.hand_back(op_id, &session_id);
+        }
         let Some(op) = self.ops.get_mut(&op_id) else { return };
         op.stage = Stage::Queued { must_prompt };
-        let session_id = op.session_id.clone();
         self.lanes.requeue_front(&session_id, op_id);
         self.push(Action::Present { op: op_id, presentation: "queued" });
     }
@@ -351,6 +369,8 @@ impl Dialect for Acp {
     }
 
     fn on_dispose(engine: &mut AcpEngine) {
+        // Every composer shown is told it is `unavailable` now.
+        engine.dialect.touched.extend(engine.dialect.shown.keys().cloned());
         engine.fail_all(|sent_by| Failure::ended_before_answer(sent_by, Failure::disposed(), "disposed before the answer"));
         engine.dialect.sessions.clear();
         engine.dialect.closed_order.clear();

@@ -3,6 +3,7 @@
 
 use serde::Serialize;
 
+use crate::core::action::OpId;
 use crate::core::json::Json;
 use crate::core::sorted_map::SortedMap;
 
@@ -96,6 +97,10 @@ pub(crate) struct Session {
     pub pending_injects: PendingInjects,
     /// A handoff steer is open and how the first prompt answered.
     pub handoff: Option<Handoff>,
+    /// The user cancelled a turn after this op was submitted: a message
+    /// submitted until then that comes back unconsumed (`promptRequired`,
+    /// `-32601`) is handed back, never sent as a new turn.
+    pub cancelled_up_to: Option<OpId>,
     /// `user_message` echoes that arrived while an inject was in flight, for
     /// ids not yet known: the inject's answer may come after its own echo
     /// (at most [`MAX_EARLY_ECHOES`], cleared when the inject is answered).

@@ -58,6 +58,11 @@ impl<D: Dialect> Engine<D> {
         OpId(self.next_op)
     }
 
+    /// The newest op id issued (ops are numbered in submission order).
+    pub(crate) fn last_op_id(&self) -> OpId {
+        OpId(self.next_op)
+    }
+
     pub(crate) fn is_disposed(&self) -> bool {
         self.disposed
     }

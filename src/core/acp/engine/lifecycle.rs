@@ -51,6 +51,8 @@ impl AcpEngine {
             self.pump(session_id, now);
         }
         self.dialect.touched.extend(self.dialect.sessions.keys().cloned());
+        let told_closed = std::mem::take(&mut self.dialect.told_closed);
+        self.dialect.touched.extend(told_closed);
         self.flush_changes();
     }
 
@@ -245,9 +247,13 @@ impl AcpEngine {
         self.dialect.caps = None;
         self.dialect.initializing = false;
         let cause = "the connection closed before the answer";
+        // Every composer shown is told `unavailable`, and told again on reconnect.
+        let shown: Vec<String> = self.dialect.shown.keys().cloned().collect();
+        self.dialect.touched.extend(shown.iter().cloned());
         self.fail_all(|sent_by| Failure::ended_before_answer(sent_by, Failure::unavailable(), cause));
         self.dialect.sessions.clear();
         self.dialect.closed_order.clear();
+        self.dialect.told_closed = shown;
     }
 
     /// Ends every op (connection closed, dispose), each failing with

@@ -60,7 +60,11 @@ impl AcpEngine {
     /// unowned turn once every prompt older than that turn has answered; a
     /// `cancelled` one hands back every message still waiting in the queue.
     pub(super) fn prompt_ended(&mut self, session_id: &str, cancelled: bool) {
+        let last = self.last_op_id();
         let session = self.session(session_id);
+        if cancelled {
+            session.cancelled_up_to = Some(last);
+        }
         if session.unowned_turn {
             if session.older_prompts > 0 {
                 session.older_prompts -= 1;
@@ -77,13 +81,23 @@ impl AcpEngine {
     /// back. Each queued message resolves `handedBack` with its content.
     fn hand_back_queue(&mut self, session_id: &str) {
         for op_id in self.lanes.queued_ops(session_id) {
-            let Some(op) = self.ops.remove(&op_id) else { continue };
-            // Handed back: the queued chip goes, the content is the outcome.
-            self.push(Action::Retract { op: op_id });
-            let outcome = AcpOutcome::HandedBack { reason: "turnCancelled", draft: op.content, trace: op.trace };
-            self.finish(op_id, session_id, None, Ok(outcome));
+            self.hand_back(op_id, session_id);
         }
         self.dialect.touched.insert(session_id.into());
+    }
+
+    /// Resolves `op_id` `handedBack` (turn cancelled) with its content; its
+    /// shown chip goes.
+    pub(super) fn hand_back(&mut self, op_id: OpId, session_id: &str) {
+        let Some(op) = self.ops.remove(&op_id) else { return };
+        self.push(Action::Retract { op: op_id });
+        let outcome = AcpOutcome::HandedBack { reason: "turnCancelled", draft: op.content, trace: op.trace };
+        self.finish(op_id, session_id, None, Ok(outcome));
+    }
+
+    /// Whether the user cancelled a turn after `op_id` was submitted.
+    pub(super) fn cancelled_since(&self, session_id: &str, op_id: OpId) -> bool {
+        self.dialect.sessions.get(session_id).and_then(|s| s.cancelled_up_to).is_some_and(|up_to| op_id <= up_to)
     }
 
     /// A first prompt answered while a handoff steer is open: folded (early,
