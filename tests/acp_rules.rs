@@ -369,6 +369,11 @@ fn handoff_admits_only_with_no_queue_and_no_steer_in_flight() {
     e.send("s", text("b"), 0).unwrap();
     assert!(run(&mut e, 0, silent).sent.is_empty());
     e.handle_answer(first.sent[0].id, HostAnswer::Result(json!({ "stopReason": "end_turn" }).into()), 0);
+    // "a" answered first: the app's prompt will be superseded. One handoff per
+    // turn at a time, so "b" waits for that answer (a second handoff would
+    // overwrite what the first one settled) and then starts a turn.
+    assert!(run(&mut e, 0, silent).sent.is_empty());
+    assert!(e.prompt_answered("s", &json!({ "stopReason": "end_turn" }).into(), 0).superseded);
     let next = run(&mut e, 0, silent);
     assert_eq!(next.methods(), ["session/prompt"]);
     assert_eq!(next.sent[0].params["prompt"], json!(text("b")));
@@ -379,10 +384,19 @@ fn a_dispatch_error_is_surfaced_and_not_resent() {
     let mut e = handoff_agent();
     e.prompt_sent("s");
     let op = e.send("s", text("x"), 0).unwrap();
-    let log = run(&mut e, 0, |_, _| Some(rpc(-32603, None)));
+    let log = run(&mut e, 0, |_, _| Some(rpc(-32602, None)));
     let error = done(&log, op).unwrap().unwrap_err();
-    assert_eq!(error.failure.code(), Some(-32603));
+    assert_eq!(error.failure.code(), Some(-32602), "refused before running: the host's refusal");
     assert_eq!(log.sent.len(), 1);
+    // An error that ends a turn which may have run (the model failed after
+    // tools ran) does not prove the message was never taken in.
+    let mut e = handoff_agent();
+    e.prompt_sent("s");
+    let op = e.send("s", text("x"), 0).unwrap();
+    let log = run(&mut e, 0, |_, _| Some(rpc(-32603, None)));
+    assert_eq!(done(&log, op).unwrap().unwrap_err().failure.kind(), "outcomeUnknown");
+    assert_eq!(log.sent.len(), 1, "never resent");
+    assert!(log.actions.iter().any(|a| matches!(a, Action::Unconfirmed { .. })), "kept shown, unconfirmed");
 }
 
 #[test]

@@ -34,6 +34,9 @@ const PROMPT_ANSWER_FIELDS: [&str; 3] = ["stopReason", "usage", "_meta"];
 #[wasm_bindgen]
 pub struct AcpSteering {
     driver: Driver<AcpEngine>,
+    /// Counts `connectionClosed()` calls: an `initialize` answer of an
+    /// earlier connection that settles late is not applied.
+    connection: std::rc::Rc<std::cell::Cell<u32>>,
 }
 
 impl std::fmt::Debug for AcpSteering {
@@ -81,7 +84,7 @@ impl AcpSteering {
         let timeouts = read_timeouts(&options)?;
         let request_ms = timeouts.request_ms;
         let engine = AcpEngine::new(timeouts, allow);
-        let steering = AcpSteering { driver: Driver::new(engine, transport, None) };
+        let steering = AcpSteering { driver: Driver::new(engine, transport, None), connection: Default::default() };
         let initialize = field(&options, "initialize");
         if function_field(&initialize, "then").is_none() && initialize.is_object() {
             // The answer itself: applied now, so a send right after the
@@ -95,7 +98,11 @@ impl AcpSteering {
             // failing `unavailable` while it is on its way.
             steering.driver.with_engine(|e| e.initializing());
             let driver = steering.driver.clone();
+            let (connection, opened) = (steering.connection.clone(), steering.connection.get());
             transport::settle(&initialize, request_ms, move |answer| {
+                if connection.get() != opened {
+                    return; // that connection closed meanwhile: its answer opens nothing
+                }
                 let now = now_ms();
                 match answer {
                     HostAnswer::Result(answer) => driver.with_engine(|e| e.initialized(&answer, now)),
@@ -276,6 +283,7 @@ impl AcpSteering {
     /// ```
     #[wasm_bindgen(js_name = connectionClosed)]
     pub fn connection_closed(&self) {
+        self.connection.set(self.connection.get().wrapping_add(1));
         self.feed(|e| e.connection_closed());
     }
 

@@ -205,3 +205,22 @@ test("a send waiting for an initialize that fails (or never answers within reque
     acp.free();
   }
 });
+
+test("an initialize answer that settles after connectionClosed() opens nothing and sends nothing", async () => {
+  const sent = [];
+  let answerInitialize;
+  const acp = new api.AcpSteering({
+    request: (method) => (sent.push(method), new Promise(() => {})),
+    initialize: new Promise((resolve) => (answerInitialize = resolve)),
+  });
+  const waiting = acp.send("s", [{ type: "text", text: "x" }]).then(() => assert.fail("resolved"), (e) => e);
+  acp.connectionClosed();
+  assert.equal((await waiting).kind, "unavailable");
+  answerInitialize({ agentCapabilities: {} });
+  await tick();
+  assert.equal(acp.inputMode("s").mode, "unavailable", "the old connection's answer is not applied");
+  const refused = await acp.send("s", [{ type: "text", text: "y" }]).then(() => assert.fail("resolved"), (e) => e);
+  assert.equal(refused.kind, "unavailable");
+  assert.deepEqual(sent, []);
+  acp.free();
+});

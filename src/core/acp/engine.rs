@@ -247,8 +247,11 @@ impl AcpEngine {
             }
             let Some(head) = self.lanes.queued_head(session_id) else { return };
             let must_prompt = self.ops.get(&head).is_some_and(|o| o.stage == Stage::Queued { must_prompt: true });
-            let running = self.session(session_id).turn_running();
-            if running && (must_prompt || self.path() == SteerPath::Queue) {
+            let session = self.session(session_id);
+            let (running, handoff_open) = (session.turn_running(), session.handoff.is_some());
+            // One handoff per turn at a time: a second one waits until the
+            // first's fold-or-defer is settled (it would overwrite it).
+            if running && (must_prompt || self.path() == SteerPath::Queue || handoff_open && self.path() == SteerPath::PromptHandoff) {
                 return;
             }
             if self.lanes.start_next(session_id) != Some(head) {

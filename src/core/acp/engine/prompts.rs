@@ -30,6 +30,14 @@ impl AcpEngine {
                 self.dialect.refused.push(SteerPath::PromptHandoff);
                 return self.requeue(op_id, true);
             }
+            Err(FailedAnswer::Error(e)) if !refused_before_running(e.code) => {
+                // A prompt's answer ends the whole turn: an error there (the
+                // model failed after tools ran) does not prove the message was
+                // never taken in. Unknown, never a plain failure.
+                let why = format!("the turn ended with error {}: {}", e.code, e.message);
+                self.fail(op_id, Failure::outcome_unknown(pending.method, &why));
+                return self.prompt_ended(&session_id, false);
+            }
             Err(failed) => return self.fail(op_id, failed.after_write(pending.method, pending.timeout_ms)),
         };
         let superseded = !handoff && self.first_prompt_answered(&session_id, &value);
@@ -116,6 +124,27 @@ impl AcpEngine {
                 true
             }
             _ => false,
+        }
+    }
+}
+
+/// Errors with which an agent refuses a `session/prompt` before running it
+/// (so the message was not taken in): parse error, invalid request, method
+/// not found, invalid params, authentication required, resource (session)
+/// not found. Any other error ends a turn that may have run.
+fn refused_before_running(code: i64) -> bool {
+    matches!(code, -32700 | -32600 | -32601 | -32602 | -32000 | -32002)
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn only_errors_that_refuse_the_request_itself_prove_the_prompt_never_ran() {
+        for code in [-32700, -32600, -32601, -32602, -32000, -32002] {
+            assert!(super::refused_before_running(code), "{code}");
+        }
+        for code in [-32603, -32001, -32800, 1, -1] {
+            assert!(!super::refused_before_running(code), "{code}");
         }
     }
 }
