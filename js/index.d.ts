@@ -7,10 +7,10 @@ import type { ContentBlock, DesktopOptions, SteeringErrorKind, Trace } from "./r
 
 export { AcpSteering, CodexhostSteering, version } from "./renderer_steering.js";
 export type {
-  AcpOptions, AcpOutcome, AcpSendHooks, Annotations, AudioBlock, ChangeCallback, CodexhostOptions, ComposerState, ContentBlock,
-  DecideArgs, Decision, Delivery, DesktopOptions, ImageBlock, InitializeAnswer, InputMode, JsonRpcError,
+  AcpOptions, AcpOutcome, AcpPath, AcpSendHooks, Annotations, AudioBlock, ChangeCallback, CodexhostOptions, ComposerState, ContentBlock,
+  DecideArgs, Decision, Delivery, DesktopOptions, ImageBlock, InitializeAnswer, InputMode, JsonRpcError, Meta,
   PresentationHooks, ProbeRecord, PromptVerdict, ReplaceOutcome, RequestFn, ResourceBlock, ResourceLinkBlock,
-  RevokeOutcome, SteerArgs, SteeringErrorKind, SteerResult, TextBlock, TextItem, Timeouts, Trace,
+  RevokeOutcome, SteerArgs, SteeringErrorKind, SteerResult, TextBlock, TextItem, Timeouts, Trace, TracePath,
 } from "./renderer_steering.js";
 
 /** Anything with the `arrayBuffer()` of a fetch `Response` (structural: no `dom` lib needed). */
@@ -31,18 +31,19 @@ export function init(input?: InitInput): Promise<void>;
 
 /**
  * Every rejection of the package: the user's draft is handed back intact.
- * `error instanceof SteeringError`, or `isSteeringError(error, kind?)`.
+ * `error instanceof SteeringError`, or `isSteeringError(error, kind?)` (which
+ * also narrows `kind`).
  */
-export class SteeringError<K extends SteeringErrorKind = SteeringErrorKind> extends Error {
+export class SteeringError extends Error {
   constructor(message: string);
   name: "SteeringError";
   /** What went wrong (see the README's error table). */
-  kind: K;
+  kind: SteeringErrorKind;
   /** The JSON-RPC error code, when the host answered with one. */
   code?: number;
   /** The host's error `data`, when it gave one. */
   data?: unknown;
-  /** The input as the caller passed it (the very object). */
+  /** The input as the caller passed it (the very object); empty when nothing is handed back (a failed revoke). */
   draft: ContentBlock[];
   /** The requests made before the failure. */
   trace: Trace;
@@ -70,4 +71,4 @@ export function installDesktopSteering(manager: object, options?: DesktopOptions
 
 /** Narrows an unknown value (a caught error) to a SteeringError, optionally of one kind. */
 export function isSteeringError(value: unknown): value is SteeringError;
-export function isSteeringError<K extends SteeringErrorKind>(value: unknown, kind: K): value is SteeringError<K>;
+export function isSteeringError<K extends SteeringErrorKind>(value: unknown, kind: K): value is SteeringError & { kind: K };

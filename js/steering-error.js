@@ -10,10 +10,17 @@ export class SteeringError extends Error {
   }
 }
 
+/** Every `kind` (the `SteeringErrorKind` union; tests/node keep them equal). */
+export const KINDS = Object.freeze([
+  "invalidInput", "draftTooLarge", "host", "malformedAnswer", "timeout", "transport",
+  "ownershipUnknown", "busy", "pendingTurnStart", "disposed", "outcomeUnknown",
+  "imagesUnsupported", "unavailable", "sessionReplaced", "follower", "missingBinding",
+]);
+
 /**
  * True for a SteeringError (optionally of one `kind`). Also accepts an error
  * from another copy of the package (a second install, another realm): any
- * Error named "SteeringError" with a string `kind`.
+ * Error named "SteeringError" whose `kind` is one of `KINDS`.
  */
 export function isSteeringError(value, kind) {
   // Never throws (apps call it inside `catch`): a Proxy whose traps throw,
@@ -21,7 +28,7 @@ export function isSteeringError(value, kind) {
   try {
     const matches =
       value instanceof SteeringError ||
-      (value instanceof Error && value.name === "SteeringError" && typeof value.kind === "string");
+      (value instanceof Error && value.name === "SteeringError" && KINDS.includes(value.kind));
     return matches && (kind === undefined || value.kind === kind);
   } catch {
     return false;

@@ -15,10 +15,15 @@ fn read(path: &str) -> String {
 
 /// The string literals of `export type SteeringErrorKind = ... ;` in `source`.
 fn union_members(source: &str) -> Vec<String> {
-    let start = source.find("export type SteeringErrorKind =").expect("the union is declared");
+    list_members(source, "export type SteeringErrorKind =", ';', '|')
+}
+
+/// The string literals between `opening` and the next `end` in `source`, split at `separator`.
+fn list_members(source: &str, opening: &str, end: char, separator: char) -> Vec<String> {
+    let start = source.find(opening).unwrap_or_else(|| panic!("{opening} is declared"));
     let body = &source[start..];
-    let body = &body["export type SteeringErrorKind =".len()..body.find(';').expect("the union ends with ;")];
-    body.split('|')
+    let body = &body[opening.len()..body.find(end).expect("the list ends")];
+    body.split(separator)
         .map(str::trim)
         .filter(|member| !member.is_empty())
         .map(|member| {
@@ -52,11 +57,20 @@ fn the_package_types_take_the_union_from_the_generated_bindings() {
         .split("from \"./renderer_steering.js\"")
         .any(|before| before.rsplit("import type {").next().is_some_and(|names| names.contains("SteeringErrorKind")));
     assert!(from_bindings, "js/index.d.ts imports SteeringErrorKind from the generated bindings");
-    assert!(index.contains("kind: K;"), "SteeringError.kind is typed by the union");
+    assert!(index.contains("kind: SteeringErrorKind;"), "SteeringError.kind is typed by the union");
 }
 
 #[test]
 fn the_union_parser_reads_what_it_should() {
     let members = union_members("x\nexport type SteeringErrorKind =\n  | \"a\" | \"b\"\n  | \"c\";\nexport interface Y {}");
     assert_eq!(members, ["a", "b", "c"]);
+}
+
+#[test]
+fn the_kinds_is_steering_error_accepts_are_the_rust_list() {
+    // js/steering-error.js KINDS: a look-alike error from another copy of the
+    // package is accepted only with a known kind.
+    let members = list_members(&read("js/steering-error.js"), "export const KINDS = Object.freeze([", ']', ',');
+    assert_eq!(set(members.iter().map(String::as_str)), set(Failure::KINDS.iter().copied()));
+    assert_eq!(members.len(), Failure::KINDS.len());
 }

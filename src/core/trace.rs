@@ -103,6 +103,26 @@ impl Trace {
 #[cfg(test)]
 mod tests {
     use super::{summary, SUMMARY_BYTES};
+
+    #[test]
+    fn every_path_a_trace_names_is_in_the_typescript_union() {
+        use crate::core::acp::SteerPath;
+        use crate::core::codexhost::decision::Probe;
+        let source = include_str!("../shell/types.rs");
+        let start = source.find("export type TracePath =").expect("TracePath is declared");
+        let body = &source[start + "export type TracePath =".len()..];
+        let body = &body[..body.find(';').expect("the union ends")];
+        let mut typescript: Vec<&str> = body.split('|').map(str::trim).filter(|m| !m.is_empty()).map(|m| m.trim_matches('"')).collect();
+        let probes = [Probe::Inspect, Probe::OwnershipList, Probe::ThreadRead].map(Probe::path);
+        let acp = [SteerPath::Inject { replace: false }, SteerPath::SteeringExtension, SteerPath::PromptHandoff, SteerPath::Queue]
+            .map(SteerPath::as_str);
+        // The codexhost paths named where they are set (engine.rs, engine/confirm.rs).
+        let named = ["cachedOwner", "alreadyDelivered", "verifiedDelivered"];
+        let mut rust: Vec<&str> = probes.into_iter().chain(acp).chain(named).collect();
+        typescript.sort_unstable();
+        rust.sort_unstable();
+        assert_eq!(typescript, rust);
+    }
     use crate::core::Json;
     use serde_json::json;
 

@@ -195,7 +195,9 @@ fn steer_request(fields: Result<String, FieldRefused>, timeout_ms: &JsValue) -> 
     }
     if !timeout_ms.is_undefined() {
         let ms = timeout_ms.as_f64().ok_or_else(|| invalid("requestOptions.timeoutMs must be a number".into()))?;
-        request.steer_timeout_ms = Some(bound_from_ms(ms, "requestOptions.timeoutMs").map_err(invalid)?);
+        let bound = bound_from_ms(ms, "requestOptions.timeoutMs").map_err(invalid)?;
+        // 0 is "no timeout" to many clients (axios, fetch wrappers): steerMs stays in force.
+        request.steer_timeout_ms = Some(bound).filter(|&ms| ms > 0);
     }
     Ok(request)
 }

@@ -15,8 +15,10 @@ export interface JsonRpcError { code: number; message: string; data?: unknown }
  * - reject with anything else (an `Error`, a disconnect, the transport's own timeout) when no
  *   answer came: after the write this is "outcome unknown" (`kind: "outcomeUnknown"`), never resent;
  * - throw synchronously only when nothing was written (a plain failure, safe to send again).
+ * `options` is the caller's own `requestOptions`, passed by identity (and only with the request that
+ * carries the message): typed `any` so that any client's own options type fits.
  */
-export type RequestFn = (method: string, params: Record<string, unknown>, options?: unknown) => Promise<unknown>;
+export type RequestFn = (method: string, params: Record<string, unknown>, options?: any) => Promise<unknown>;
 /**
  * Bounds on host calls, in milliseconds (0 to 2147483647). Any other key is
  * refused by the constructor (a misspelling is an error, not ignored).
@@ -33,24 +35,26 @@ export interface Timeouts {
 export type Delivery = "official" | "activeTurn" | "newTurn";
 /** A text item: the only content a codexhost steer takes. */
 export interface TextItem { type: "text"; text: string }
+/** ACP `_meta`: `null` is accepted wherever the ACP SDK's own types allow it. */
+export type Meta = Record<string, unknown> | null;
 /** ACP annotations on a content block. */
-export interface Annotations { audience?: ("user" | "assistant")[]; priority?: number; lastModified?: string; _meta?: Record<string, unknown> }
+export interface Annotations { audience?: ("user" | "assistant")[] | null; priority?: number | null; lastModified?: string | null; _meta?: Meta }
 /** ACP text block. */
-export interface TextBlock extends TextItem { annotations?: Annotations; _meta?: Record<string, unknown> }
+export interface TextBlock extends TextItem { annotations?: Annotations | null; _meta?: Meta }
 /** ACP image block (needs the agent's `promptCapabilities.image`). */
-export interface ImageBlock { type: "image"; mimeType: string; data: string; uri?: string; annotations?: Annotations; _meta?: Record<string, unknown> }
+export interface ImageBlock { type: "image"; mimeType: string; data: string; uri?: string | null; annotations?: Annotations | null; _meta?: Meta }
 /** ACP audio block. */
-export interface AudioBlock { type: "audio"; mimeType: string; data: string; annotations?: Annotations; _meta?: Record<string, unknown> }
+export interface AudioBlock { type: "audio"; mimeType: string; data: string; annotations?: Annotations | null; _meta?: Meta }
 /** ACP link to a resource. */
 export interface ResourceLinkBlock {
-  type: "resource_link"; uri: string; name: string; mimeType?: string; title?: string; description?: string; size?: number;
-  annotations?: Annotations; _meta?: Record<string, unknown>;
+  type: "resource_link"; uri: string; name: string; mimeType?: string | null; title?: string | null; description?: string | null;
+  size?: number | null; annotations?: Annotations | null; _meta?: Meta;
 }
 /** ACP embedded resource (text or base64 blob). */
 export interface ResourceBlock {
   type: "resource";
-  resource: { uri: string; mimeType?: string; text: string } | { uri: string; mimeType?: string; blob: string };
-  annotations?: Annotations; _meta?: Record<string, unknown>;
+  resource: { uri: string; mimeType?: string | null; text: string; _meta?: Meta } | { uri: string; mimeType?: string | null; blob: string; _meta?: Meta };
+  annotations?: Annotations | null; _meta?: Meta;
 }
 /** One request sent while deciding, with its answer. */
 export interface ProbeRecord {
@@ -62,11 +66,19 @@ export interface ProbeRecord {
     | { kind: "timeout" }
     | { kind: "transport"; value: string };
 }
+/** How an ACP message went: its steering path, or the queue. */
+export type AcpPath = "inject" | "steeringExtension" | "promptHandoff" | "queue";
+/** The decision path of a trace (codexhost: how the delivery was decided; ACP: the path taken). */
+export type TracePath =
+  | "inspect" | "ownershipList" | "threadRead" | "cachedOwner" | "alreadyDelivered" | "verifiedDelivered"
+  | "inject" | "steeringExtension" | "promptHandoff" | "queue";
 /** Why an outcome is what it is. */
 export interface Trace {
-  path?: string;
-  presented?: string;
-  hostDelivery?: string;
+  path?: TracePath;
+  /** What was shown before the answer: a codexhost delivery, or ACP `"steer"` / `"prompt"`. */
+  presented?: Delivery | "steer" | "prompt";
+  /** What the host said it did (codexhost). */
+  hostDelivery?: Delivery;
   probes: ProbeRecord[];
   roundTripsBeforeSteer: number;
   sent?: string;
@@ -87,13 +99,18 @@ export interface Decision { delivery: Delivery; trace: Trace }
 export interface SteerArgs {
   threadId: string;
   expectedTurnId?: string | null;
-  input: TextItem[];
+  input: readonly TextItem[];
   clientUserMessageId?: string;
   pendingTurnStart?: boolean;
   additionalContext?: unknown;
   responsesapiClientMetadata?: unknown;
-  /** Passed to `request` by identity for the steer; `timeoutMs` also bounds it. */
-  requestOptions?: { timeoutMs?: number; [key: string]: unknown };
+  /**
+   * Passed to `request` by identity with the steer (your client's own options object). A number
+   * `timeoutMs` in it (above 0) also sets how long the engine waits for the steer's answer, instead
+   * of `timeouts.steerMs` (your transport times out then; the engine waits as long, not shorter);
+   * `0`, "no timeout" to many clients, leaves `steerMs` in force.
+   */
+  requestOptions?: object;
 }
 export interface PresentationHooks {
   present?: (delivery: Delivery) => void;
@@ -105,7 +122,7 @@ export interface PresentationHooks {
 /** Hooks of `AcpSteering.send`. */
 export interface AcpSendHooks {
   /** The message may have reached the agent but no answer came (the path it took). */
-  unconfirmed?: (path: string) => void;
+  unconfirmed?: (path: AcpPath) => void;
 }
 export interface SteerResult { turnId: string; delivery: Delivery; presented: Delivery; trace: Trace }
 /** Options of `installDesktopSteering`. */
@@ -117,11 +134,11 @@ export type ContentBlock = TextBlock | ImageBlock | AudioBlock | ResourceLinkBlo
 export interface InitializeAnswer {
   protocolVersion?: number;
   agentCapabilities?: {
-    promptCapabilities?: { image?: boolean; audio?: boolean; embeddedContext?: boolean };
-    session?: { inject?: { modes: ("queue" | "steer")[]; steer_in_stream?: ("interrupt" | "finish")[]; pending?: { replace?: boolean } } };
-    _meta?: Record<string, unknown>;
-  };
-  _meta?: Record<string, unknown>;
+    promptCapabilities?: { image?: boolean | null; audio?: boolean | null; embeddedContext?: boolean | null } | null;
+    session?: { inject?: { modes: ("queue" | "steer")[]; steer_in_stream?: ("interrupt" | "finish")[]; pending?: { replace?: boolean } } } | null;
+    _meta?: Meta;
+  } | null;
+  _meta?: Meta;
   [key: string]: unknown;
 }
 export interface AcpOptions {
@@ -161,13 +178,13 @@ extern "C" {
     #[wasm_bindgen(typescript_type = "AcpOptions")]
     pub type AcpOptions;
     /// ACP content blocks.
-    #[wasm_bindgen(typescript_type = "ContentBlock[]")]
+    #[wasm_bindgen(typescript_type = "readonly ContentBlock[]")]
     pub type ContentBlocks;
     /// An `initialize` answer.
     #[wasm_bindgen(typescript_type = "InitializeAnswer")]
     pub type InitializeAnswer;
     /// A `session/prompt` answer or a `session/update`'s `update` object.
-    #[wasm_bindgen(typescript_type = "Record<string, unknown>")]
+    #[wasm_bindgen(typescript_type = "object")]
     pub type JsonObject;
     /// The change callback.
     #[wasm_bindgen(typescript_type = "ChangeCallback")]

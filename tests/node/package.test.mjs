@@ -81,6 +81,9 @@ test("a rejection is a SteeringError instance with the draft handed back", async
   const hostile = new Proxy(new Error("x"), { getPrototypeOf() { throw new Error("trap"); }, get() { throw new Error("trap"); } });
   assert.equal(api.isSteeringError(hostile), false, "a Proxy whose traps throw is no SteeringError, and no throw");
   assert.equal(api.isSteeringError({ name: "SteeringError", kind: "host" }), false, "not an Error");
+  const lookAlike = (kind) => Object.assign(new Error("x"), { name: "SteeringError", kind });
+  assert.equal(api.isSteeringError(lookAlike("outcomeUnknown"), "outcomeUnknown"), true, "another copy's error, a known kind");
+  assert.equal(api.isSteeringError(lookAlike("totallyMadeUp")), false, "an unknown kind is not narrowed to the union");
 });
 
 test("the entry exports the API and nothing internal", () => {

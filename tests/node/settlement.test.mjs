@@ -224,3 +224,17 @@ test("an initialize answer that settles after connectionClosed() opens nothing a
   assert.deepEqual(sent, []);
   acp.free();
 });
+
+test("requestOptions.timeoutMs bounds the steer's wait instead of steerMs; 0 ('no timeout' to many clients) leaves steerMs", async () => {
+  const hung = () => new Promise(() => {});
+  for (const [timeoutMs, atLeast, atMost] of [[40, 30, 250], [0, 290, 2000]]) {
+    const h = host(hung);
+    const steering = new api.CodexhostSteering({ request: h.request, timeouts: { steerMs: 300 } });
+    const started = performance.now();
+    const error = await steering.steer({ threadId: "t", expectedTurnId: "turn-1", input: input(), requestOptions: { timeoutMs } }).then(() => assert.fail("resolved"), (e) => e);
+    const waited = performance.now() - started;
+    assert.equal(error.kind, "outcomeUnknown", `${timeoutMs}: ${error.message}`);
+    assert.ok(waited >= atLeast && waited < atMost, `timeoutMs ${timeoutMs}: waited ${waited} ms`);
+    steering.free();
+  }
+});

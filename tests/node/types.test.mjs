@@ -71,6 +71,36 @@ await init(42);
 await init(new Uint8Array(8));
 await init("https://example.invalid/renderer_steering_bg.wasm");
 
+// What a user of a typed client writes (a fresh-user test found each failing):
+// a client with its own options type fits RequestFn, and its options pass through;
+interface RpcOptions { signal?: { aborted: boolean }; timeoutMs?: number }
+const client = { request: async (method: string, params: Record<string, unknown>, options?: RpcOptions): Promise<unknown> => ({ method, params, options }) };
+new CodexhostSteering({ request: client.request });
+new CodexhostSteering({ request: (method, params, options) => client.request(method, params, options) });
+const rpcOptions: RpcOptions = { timeoutMs: 5 };
+await steering.steer({ threadId: "t", input: [{ type: "text", text: "x" }], requestOptions: rpcOptions });
+// readonly drafts are taken (the input is never mutated);
+const frozen: readonly { type: "text"; text: string }[] = [{ type: "text", text: "x" }];
+await steering.steer({ threadId: "t", input: frozen });
+await acp.send("s", frozen);
+// the ACP SDK's types use null for absent fields;
+interface SdkUpdate { sessionUpdate: string; messageId?: string | null }
+const sdkUpdate: SdkUpdate = { sessionUpdate: "user_message", messageId: null };
+acp.update("s", sdkUpdate);
+new AcpSteering({ request, initialize: { protocolVersion: 1, agentCapabilities: { promptCapabilities: { image: null }, _meta: null }, _meta: null } });
+await acp.send("s", [{ type: "text", text: "x", annotations: null, _meta: null }, { type: "resource_link", uri: "u", name: "n", mimeType: null }]);
+// instanceof narrows kind to the union (a misspelt kind is a type error);
+try {
+  await acp.send("s", blocks);
+} catch (e) {
+  if (e instanceof SteeringError) {
+    // @ts-expect-error "outcomeUnkown" is not a kind
+    if (e.kind === "outcomeUnkown") throw e;
+    const path: "inject" | "steeringExtension" | "promptHandoff" | "queue" | undefined = e.trace.path === "inspect" ? undefined : e.trace.path === "threadRead" || e.trace.path === "ownershipList" || e.trace.path === "cachedOwner" || e.trace.path === "alreadyDelivered" || e.trace.path === "verifiedDelivered" ? undefined : e.trace.path;
+  }
+}
+await acp.send("s", blocks, { unconfirmed: (path) => { const p: "inject" | "steeringExtension" | "promptHandoff" | "queue" = path; } });
+
 // @ts-expect-error a steer needs a threadId
 await steering.steer({ input: [] });
 // @ts-expect-error the delivery is one of three names

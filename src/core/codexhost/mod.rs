@@ -7,7 +7,7 @@
 //! # drop(engine);
 //! ```
 
-mod decision;
+pub(crate) mod decision;
 mod engine;
 mod outcome;
 mod recent;
