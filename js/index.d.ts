@@ -17,7 +17,8 @@ export type {
 export interface ResponseLike { arrayBuffer(): Promise<ArrayBuffer> }
 /**
  * Where `init` loads the module from instead of the package's own copy: the
- * `.wasm` bytes, a `Response` (or a promise of one), or a URL to fetch.
+ * `.wasm` bytes, a `Response` (or a promise of one), or a URL to fetch (in
+ * Node: a `file:` URL or a plain file path, read from disk).
  */
 export type InitInput = ArrayBuffer | ArrayBufferView | string | { readonly href: string } | ResponseLike | PromiseLike<ResponseLike>;
 

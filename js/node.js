@@ -4,9 +4,14 @@ import { api } from "./api.js";
 
 export * from "./exports.js";
 
-/** A `file:` URL given as a `URL` or a string (Node's fetch cannot read those), else undefined. */
-function fileUrl(source) {
+/**
+ * What to read from disk (Node's fetch cannot read files): a `file:` URL
+ * given as a `URL` or a string, or a plain path (a string with no URL
+ * scheme, or a Windows drive path), else undefined.
+ */
+function fileToRead(source) {
   try {
+    if (typeof source === "string" && (!/^[a-z][a-z0-9+.-]*:/i.test(source) || /^[a-z]:[\\/]/i.test(source))) return source;
     const url = source instanceof URL ? source : typeof source === "string" && /^file:/i.test(source) ? new URL(source) : undefined;
     return url?.protocol === "file:" ? url : undefined;
   } catch {
@@ -16,7 +21,7 @@ function fileUrl(source) {
 
 /** Loads the WebAssembly module: concurrent calls share one load; a failed load can be retried. */
 export function init(source) {
-  const file = fileUrl(source);
+  const file = fileToRead(source);
   if (file) return api.init(undefined, () => readFile(file), true);
   return api.init(source, () => readFile(new URL("./renderer_steering_bg.wasm", import.meta.url)), true);
 }

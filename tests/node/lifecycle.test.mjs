@@ -129,15 +129,16 @@ console.log(JSON.stringify({ kind: error.kind, waited: Date.now() - started }));
   assert.ok(out.waited >= 290 && out.waited < 2000, `rejected after ${out.waited} ms`);
 });
 
-test("in Node, init() takes a file: URL (a URL or a string), which Node's fetch cannot read", () => {
-  for (const form of ["url", "string"]) {
+test("in Node, init() takes a file: URL (a URL or a string) or a plain path, which Node's fetch cannot read", () => {
+  for (const form of ["url", "string", "path", "relative"]) {
     const out = runIn(`file-${form}.mjs`, `
 import { init, version } from "renderer-steering";
 import { createRequire } from "node:module";
 import { pathToFileURL } from "node:url";
-import { dirname, join } from "node:path";
+import { dirname, join, relative } from "node:path";
 const wasm = join(dirname(createRequire(import.meta.url).resolve("renderer-steering")), "renderer_steering_bg.wasm");
-const source = ${JSON.stringify(form)} === "url" ? pathToFileURL(wasm) : pathToFileURL(wasm).href;
+const form = ${JSON.stringify(form)};
+const source = form === "url" ? pathToFileURL(wasm) : form === "string" ? pathToFileURL(wasm).href : form === "path" ? wasm : relative(process.cwd(), wasm);
 console.log(JSON.stringify(await init(source).then(() => typeof version(), (e) => e.message)));
 `);
     assert.equal(out, "string", form);
