@@ -8,7 +8,7 @@ mod common;
 
 use common::{acp_engine, done, run, silent, text};
 use renderer_steering::core::acp::{AcpEngine, AcpOutcome, InputMode};
-use renderer_steering::core::{Action, Driven, HostAnswer, RpcError};
+use renderer_steering::core::{Action, HostAnswer, RpcError};
 use serde_json::json;
 
 fn ext_agent() -> AcpEngine {

@@ -8,7 +8,7 @@ mod common;
 
 use common::{acp_engine, done, run, silent, text};
 use renderer_steering::core::acp::{AcpEngine, AcpOutcome};
-use renderer_steering::core::{Driven, HostAnswer, RpcError};
+use renderer_steering::core::{HostAnswer, RpcError};
 use serde_json::json;
 
 fn inject_agent() -> AcpEngine {

@@ -9,13 +9,16 @@ mod common;
 
 use common::{acp_engine, text};
 use renderer_steering::core::acp::AcpEngine;
-use renderer_steering::core::{Action, Driven, OpId, SteeringError, Timeouts};
+use renderer_steering::core::{Action, OpId, SteeringError, Timeouts};
 use serde_json::json;
+
+/// How each op ended (`Ok(())` for a success).
+type Ended = Vec<(OpId, Result<(), SteeringError>)>;
 
 /// A driver whose `unconfirmed` hook runs `hook` on the engine; every
 /// request but the first is left unanswered. Returns the methods written and
 /// how each op ended.
-fn drive(e: &mut AcpEngine, hook: impl Fn(&mut AcpEngine)) -> (Vec<&'static str>, Vec<(OpId, Result<(), SteeringError>)>) {
+fn drive(e: &mut AcpEngine, hook: impl Fn(&mut AcpEngine)) -> (Vec<&'static str>, Ended) {
     let (mut written, mut ended) = (Vec::new(), Vec::new());
     while let Some(action) = e.poll_action() {
         match action {
@@ -38,7 +41,7 @@ fn ext_agent_with_two_messages() -> (AcpEngine, OpId, OpId) {
     (e, one, two)
 }
 
-fn kind(ended: &[(OpId, Result<(), SteeringError>)], op: OpId) -> &'static str {
+fn kind(ended: &Ended, op: OpId) -> &'static str {
     ended.iter().find(|(id, _)| *id == op).map(|(_, r)| r.as_ref().err().map_or("ok", |e| e.failure.kind())).unwrap_or("pending")
 }
 
