@@ -71,10 +71,10 @@ for (const l of lines) console.log(fmt(l));
 
 const wasm = readFileSync(join(root, "pkg", "renderer_steering_bg.wasm"));
 const glue = readFileSync(join(root, "pkg", "renderer_steering.js"));
-// The desktop hook left the wasm for pkg/desktop*.js (three modules):
+// The desktop hook left the wasm for pkg/desktop*.js (four modules):
 // counted with the engine, as shipped and without its comments (what a
-// minifier keeps at least), the three files gzip'd together.
-const hook = Buffer.concat(["desktop.js", "desktop-new-turn.js", "desktop-safety.js"].map((f) => readFileSync(join(root, "pkg", f))));
+// minifier keeps at least), the four files gzip'd together.
+const hook = Buffer.concat(["desktop.js", "desktop-active-turn.js", "desktop-new-turn.js", "desktop-safety.js"].map((f) => readFileSync(join(root, "pkg", f))));
 const ts = (await import("typescript")).default;
 const bare = Buffer.from(ts.transpileModule(hook.toString(), { compilerOptions: { removeComments: true, target: ts.ScriptTarget.ES2022 } }).outputText);
 const gz = (b) => gzipSync(b, { level: 9 }).length;

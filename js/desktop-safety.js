@@ -3,6 +3,7 @@
 // absent, a call that throws becomes `{ threw }`, and every wait ends by a
 // bound or on dispose().
 import { api } from "./api.js";
+import { SteeringError } from "./steering-error.js";
 
 /** Longest id accepted (the engine's `MAX_ID_UNITS`). */
 const MAX_ID_UNITS = 4096;
@@ -105,13 +106,50 @@ export function isSteeringError(error) {
   }
 }
 
-/** The hook's own failure, built by the engine (kind, code, words); `draft` is `input`. */
-export function fail(kind, methodName, detail, input) {
-  return api.__hookFailure(kind, methodName, detail, input);
+/**
+ * The hook's own failure, built by the engine (kind, code, words); `draft`
+ * is `input`, and `clientUserMessageId` the message's id when given (the
+ * id that was sent: a retry with it is the same message).
+ */
+export function fail(kind, methodName, detail, input, messageId) {
+  return withId(api.__hookFailure(kind, methodName, detail, input), messageId);
+}
+
+/**
+ * The refusal of a different message while a steer is in flight on the
+ * thread: what the engine's own codexhost path rejects with (`Failure::busy`:
+ * kind "busy", no code, its words, an empty trace). `__hookFailure` has no
+ * busy arm, so it is built here from the same class with the same fields.
+ */
+export function busy(input) {
+  const error = new SteeringError("this thread is already changing direction");
+  const fields = { name: "SteeringError", kind: "busy", draft: input, trace: { probes: [], roundTripsBeforeSteer: 0 } };
+  for (const [key, value] of Object.entries(fields)) define(error, key, value);
+  return error;
+}
+
+function withId(error, messageId) {
+  if (id(messageId) !== undefined) define(error, "clientUserMessageId", messageId);
+  return error;
+}
+
+/** An own data property on an error this package made (never throws). */
+export function define(error, key, value) {
+  try {
+    Object.defineProperty(error, key, { value, writable: true, enumerable: true, configurable: true });
+  } catch (e) {
+    report(`could not set the error's ${key}`, e);
+  }
 }
 
 /** Where a newTurn's `turn/start` is waited for (ids may hold any character). */
 export const routeKey = (threadId, messageId) => JSON.stringify([threadId, messageId]);
+
+/**
+ * Marks a hook's prototype layer (shared by every copy of the package, so
+ * a second hook on one manager is seen whichever copy installed the first).
+ */
+export const HOOK_MARK = Symbol.for("renderer-steering.desktop-hook");
 
 /** A short, never-throwing description of a thrown value. */
 export function describe(error) {

@@ -3,10 +3,11 @@
 // engine's public `CodexhostSteering.decide`. The engine still reads the
 // draft (`__steerText`) and builds every failure (`__hookFailure`), so the
 // rules and the words live in one place. Here: the private prototype layer
-// and the wrapped `steerTurn`/`sendRequest`; the newTurn path (startTurn and
-// the rewrite of its `turn/start` into a tagged `turn/steer`) is in
-// `desktop-new-turn.js`, the never-throwing reads and bounded waits in
-// `desktop-safety.js`.
+// and the wrapped `steerTurn`/`sendRequest`, with one steer in flight per
+// thread; the newTurn path (startTurn and the rewrite of its `turn/start`
+// into a tagged `turn/steer`) is in `desktop-new-turn.js`, the activeTurn
+// path (its tag) in `desktop-active-turn.js`, the never-throwing reads and
+// bounded waits in `desktop-safety.js`.
 //
 // Every read of an app object runs under try/catch (a throwing getter or a
 // Proxy trap reads as absent), every wait on the app or the host is bounded
@@ -14,8 +15,9 @@
 // shared prototype: the wrappers live on a layer between the manager and
 // its own prototype, and dispose() restores the chain exactly.
 import { api } from "./api.js";
-import { attempt, bounded, canceller, describe, fail, field, id, isSteeringError, method, report, routeKey } from "./desktop-safety.js";
-import { newTurn, rewriteStart } from "./desktop-new-turn.js";
+import { attempt, bounded, busy, canceller, define, describe, fail, field, HOOK_MARK, id, isSteeringError, method, report, routeKey } from "./desktop-safety.js";
+import { newTurn, releaseRoute, startRouted } from "./desktop-new-turn.js";
+import { activeTag, activeTurn } from "./desktop-active-turn.js";
 
 /** The handle `installDesktopSteering` returns. */
 export class DesktopSteering {
@@ -52,7 +54,8 @@ if (typeof Symbol.dispose === "symbol") {
 
 /**
  * Installs the hook; returns `null` when `manager` lacks the methods, and
- * throws a clear error when the manager refuses it (frozen, a refusing Proxy).
+ * throws a clear error when the manager refuses it (frozen, a refusing
+ * Proxy) or already has a hook (dispose that one first).
  *
  * ```js
  * const hook = installDesktopSteering(requestManager, { timeouts: { decideMs: 5000 } });
@@ -84,10 +87,16 @@ class Hook {
     this.originalSend = originalSend;
     this.decider = decider;
     this.steerMs = Math.min(decider.__steerMs(), 2 ** 31 - 2);
-    /** threadId -> the tag for the desktop's own `turn/steer` while it is out. */
-    this.activeTags = new Map();
-    /** routeKey -> { expectedTurnId, sent, abandoned } while a newTurn's startTurn has not settled. */
+    /** threadId -> { messageId, text, result } of the steer in flight there. */
+    this.lanes = new Map();
+    /** activeTurn steers whose desktop steerTurn is out (`desktop-active-turn.js`). */
+    this.activeSteers = new Set();
+    /** routeKey -> the route of a newTurn while its `turn/start` may still come (`desktop-new-turn.js`). */
     this.routes = new Map();
+    /** Threads whose `startTurn` this hook is calling right now (a re-entrant steerTurn is the desktop's own). */
+    this.starting = new Set();
+    /** Marks of hooks disposed on this manager before this one whose routes are still open. */
+    this.below = [];
     this.disposed = false;
     this.cancel = canceller();
   }
@@ -95,6 +104,12 @@ class Hook {
   /** Puts the wrappers on a private layer between the manager and its prototype. */
   install() {
     const hook = this;
+    // A hook below this one would see every steer first: stacked hooks
+    // inspect twice, and their disposes could not restore the chain in any order.
+    this.below = hookMarks(this.manager);
+    if (this.below.some((mark) => call(mark, "live") === true)) {
+      throw new Error("a desktop steering hook is already installed on this request manager; dispose it before installing another");
+    }
     let refused;
     try {
       // Own `steerTurn` / `sendRequest` (bound in a constructor, or an object
@@ -103,8 +118,7 @@ class Hook {
       if (own.length > 0) {
         throw new Error(`${own.join(" and ")} ${own.length > 1 ? "are own properties" : "is an own property"} of the request manager, which would hide the hook (it installs below the instance); install it on a manager whose methods live on its prototype`);
       }
-      this.proto = Reflect.getPrototypeOf(this.manager);
-      this.layer = Object.create(this.proto);
+      this.layer = Object.create(Reflect.getPrototypeOf(this.manager));
       const wrappers = {
         steerTurn(...args) {
           return hook.steerTurn(this, args);
@@ -116,6 +130,8 @@ class Hook {
       for (const [name, value] of Object.entries(wrappers)) {
         Object.defineProperty(this.layer, name, { value, writable: true, configurable: true });
       }
+      const mark = { live: () => !hook.disposed, released: (key) => hook.routes.get(key)?.released };
+      Object.defineProperty(this.layer, HOOK_MARK, { value: Object.freeze(mark) });
       if (!Reflect.setPrototypeOf(this.manager, this.layer)) {
         refused = "the request manager cannot take the hook (it is frozen or not extensible)";
       }
@@ -134,6 +150,8 @@ class Hook {
     this.disposed = true;
     this.removeFromLayer("steerTurn", false);
     this.cancel.cancel();
+    // Routes whose startTurn has settled go now; the others when it settles.
+    for (const route of [...this.routes.values()]) releaseRoute(this, route);
     this.restoreWhenIdle();
     try {
       this.decider.dispose();
@@ -146,10 +164,42 @@ class Hook {
   removeFromLayer(name, restore) {
     try {
       delete this.layer[name];
-      if (restore && Reflect.getPrototypeOf(this.manager) === this.layer) Reflect.setPrototypeOf(this.manager, this.proto);
+      if (restore) this.unlink();
     } catch (error) {
       report("could not remove the desktop hook", error);
     }
+  }
+
+  /**
+   * Takes the layer out of the chain: from under the manager, or from under
+   * the layer of a hook installed after this one was disposed (its routes
+   * still open then), so each dispose leaves the chain exactly as it was.
+   */
+  unlink() {
+    let object = this.manager;
+    for (let depth = 0; depth < MAX_CHAIN; depth++) {
+      const next = Reflect.getPrototypeOf(object);
+      if (next === null) return;
+      if (next === this.layer) {
+        Reflect.setPrototypeOf(object, Reflect.getPrototypeOf(this.layer));
+        return;
+      }
+      object = next;
+    }
+  }
+
+  /**
+   * Resolves once the route of an earlier attempt of this message (this
+   * hook's, or a disposed hook's below) is gone; undefined when there is none.
+   */
+  earlierRoute(key) {
+    const own = this.routes.get(key);
+    if (own) return own.released;
+    for (const mark of this.below) {
+      const released = call(mark, "released", key);
+      if (released !== undefined) return released;
+    }
+    return undefined;
   }
 
   restoreWhenIdle() {
@@ -192,7 +242,7 @@ class Hook {
    * its return value untouched; a text steer is decided first.
    */
   steerTurn(self, args) {
-    // After dispose (a saved reference, a hook stacked on this one): the desktop's own path.
+    // After dispose (a saved reference): the desktop's own path.
     if (this.disposed) return Reflect.apply(this.originalSteer, self, args);
     const threadId = id(args[0]);
     let text;
@@ -201,35 +251,53 @@ class Hook {
     } catch {
       // The module stopped: the desktop's own path keeps working.
     }
-    if (text === undefined || this.isFollower(threadId)) return Reflect.apply(this.originalSteer, self, args);
-    return this.route(self, args, threadId, text);
+    // Not text, a follower window, or called from inside the desktop's own
+    // startTurn that this hook is calling for the thread (it hands the
+    // submission to its steerTurn): the desktop's own path, never a loop.
+    if (text === undefined || this.isFollower(threadId) || this.starting.has(threadId)) {
+      return Reflect.apply(this.originalSteer, self, args);
+    }
+    // One steer in flight per thread (spec "Concurrency and idempotency").
+    const messageId = id(args[5]) ?? id(field(args[2], "id"));
+    const inFlight = this.lanes.get(threadId);
+    if (inFlight !== undefined) {
+      // The same submission (same id, same words) shares the first's result: nothing new is sent.
+      if (messageId !== undefined && inFlight.messageId === messageId && inFlight.text === text) return inFlight.result;
+      return Promise.reject(busy(args[1]));
+    }
+    const lane = { messageId, text, result: undefined };
+    lane.release = () => {
+      if (this.lanes.get(threadId) === lane) this.lanes.delete(threadId);
+    };
+    this.lanes.set(threadId, lane);
+    lane.result = this.route(self, args, threadId, text, lane);
+    lane.result.then(lane.release, lane.release);
+    return lane.result;
   }
 
-  async route(self, args, threadId, text) {
+  async route(self, args, threadId, text, lane) {
     const input = args[1];
     let delivery;
     try {
       ({ delivery } = await this.decider.decide({ threadId, text }));
     } catch (error) {
       // The engine's own SteeringError hands the desktop's input back by identity.
-      if (isSteeringError(error)) error.draft = input;
+      if (isSteeringError(error)) define(error, "draft", input);
       throw error;
     }
     if (this.isFollower(threadId) || delivery === "official") {
-      // The desktop's own steer (also when the role changed while inspect was out, or after dispose).
-      return Reflect.apply(this.originalSteer, self, args);
+      // The desktop's own steer (also when the role changed while inspect
+      // was out, or after dispose), its result untouched; the thread stays
+      // in flight until it settles, at most the steer bound.
+      const own = attempt(this.originalSteer, self, args);
+      if ("threw" in own) throw own.threw;
+      this.wait(own).then(lane.release);
+      return own.value;
     }
     // Disposed while the inspect was out: nothing but the inspect has left.
     if (this.disposed || (delivery !== "newTurn" && delivery !== "activeTurn")) throw fail("disposed", "", undefined, input);
     if (delivery === "newTurn") return newTurn(this, threadId, args);
-    this.activeTags.set(threadId, "activeTurn");
-    const waited = await this.wait(attempt(this.originalSteer, self, args));
-    this.activeTags.delete(threadId);
-    if (waited.kind === "ok") return waited.value;
-    if (waited.kind === "error") throw waited.error; // the desktop's own failure, unchanged
-    // The desktop's own turn/steer may have left: never a plain failure.
-    const detail = waited.kind === "timeout" ? "no answer within the steer bound" : "disposed before the answer";
-    throw fail("outcomeUnknown", "steerTurn", detail, input);
+    return activeTurn(this, self, args, threadId);
   }
 
   /** The wrapped `sendRequest`: tags the desktop's own steer, rewrites a newTurn's start. */
@@ -239,10 +307,10 @@ class Hook {
     if (name === "turn/start") {
       const messageId = id(field(params, "clientUserMessageId")) ?? "";
       const route = this.routes.get(routeKey(threadId, messageId));
-      if (route) return rewriteStart(this, params, args[2], route);
+      if (route) return startRouted(this, params, args[2], route);
     }
     if (name === "turn/steer") {
-      const tag = this.activeTags.get(threadId);
+      const tag = activeTag(this, threadId, params);
       if (tag !== undefined) {
         try {
           args[1] = { ...params, codexhostSteerDelivery: tag };
@@ -253,4 +321,30 @@ class Hook {
     }
     return Reflect.apply(this.originalSend, self, args);
   }
+}
+
+/** Longest prototype chain walked (a cycle-free chain is short; a Proxy could fake any length). */
+const MAX_CHAIN = 64;
+
+/** The marks of desktop hooks already in `manager`'s prototype chain (an unreadable link ends the walk). */
+function hookMarks(manager) {
+  const marks = [];
+  let object = manager;
+  for (let depth = 0; depth < MAX_CHAIN; depth++) {
+    try {
+      object = Reflect.getPrototypeOf(object);
+      if (object === null) break;
+      const mark = Reflect.getOwnPropertyDescriptor(object, HOOK_MARK)?.value;
+      if (typeof mark === "object" && mark !== null) marks.push(mark);
+    } catch {
+      break;
+    }
+  }
+  return marks;
+}
+
+/** `mark[name](...args)` of another hook (perhaps another copy of the package); undefined when it throws. */
+function call(mark, name, ...args) {
+  const fn = method(mark, name);
+  return fn ? attempt(fn, mark, args).value : undefined;
 }

@@ -66,7 +66,8 @@ export class DesktopSteering {
 /**
  * Installs the hook on the desktop's request manager; returns `null` when
  * `manager` lacks the methods, and throws a clear error when the manager
- * refuses it (frozen, a refusing Proxy).
+ * refuses it (frozen, a refusing Proxy) or already has a hook (dispose that
+ * one first).
  */
 export function installDesktopSteering(manager: object, options?: DesktopOptions | null): DesktopSteering | null;
 

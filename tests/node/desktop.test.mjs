@@ -210,16 +210,20 @@ test("a turn/start that comes after the steer failed (dispose or timeout while s
   }
 });
 
-test("after dispose, a saved steerTurn reference and a hook stacked on this one use the desktop's own path", async () => {
+test("a second hook on one manager is refused clearly; after dispose, a saved steerTurn reference uses the desktop's own path and a new hook can be installed", async () => {
   const manager = new RequestManager(answers("activeTurn"));
   const first = install(manager);
   const saved = manager.steerTurn;
-  const second = install(manager);
+  assert.throws(() => install(manager), /a desktop steering hook is already installed on this request manager; dispose it before installing another/);
+  assert.equal(Object.getPrototypeOf(Object.getPrototypeOf(manager)), RequestManager.prototype, "one layer");
   first.dispose();
-  await callSteer(manager, "t", "x"); // through the second hook, whose original is the first's wrapper
   await saved.call(manager, "t", [{ type: "text", text: "y" }], {}, "fast");
-  assert.deepEqual(methods(manager).filter((m) => m === "turn/steer").length, 2);
+  assert.deepEqual(methods(manager), ["turn/steer"], "the desktop's own path: no inspect");
+  const second = install(manager);
+  await callSteer(manager, "t", "x");
+  assert.equal(manager.sent.at(-1).params.codexhostSteerDelivery, "activeTurn");
   second.dispose();
+  assert.equal(Object.getPrototypeOf(manager), RequestManager.prototype, "exact restore");
 });
 
 test("a failure of startTurn after the rewritten steer left is outcomeUnknown, not a plain failure", async () => {
