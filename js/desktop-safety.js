@@ -3,7 +3,6 @@
 // absent, a call that throws becomes `{ threw }`, and every wait ends by a
 // bound or on dispose().
 import { api } from "./api.js";
-import { SteeringError } from "./steering-error.js";
 
 /** Longest id accepted (the engine's `MAX_ID_UNITS`). */
 const MAX_ID_UNITS = 4096;
@@ -117,15 +116,11 @@ export function fail(kind, methodName, detail, input, messageId) {
 
 /**
  * The refusal of a different message while a steer is in flight on the
- * thread: what the engine's own codexhost path rejects with (`Failure::busy`:
- * kind "busy", no code, its words, an empty trace). `__hookFailure` has no
- * busy arm, so it is built here from the same class with the same fields.
+ * thread: what the engine's own codexhost path rejects with (`Failure::busy`,
+ * built by the engine).
  */
 export function busy(input) {
-  const error = new SteeringError("this thread is already changing direction");
-  const fields = { name: "SteeringError", kind: "busy", draft: input, trace: { probes: [], roundTripsBeforeSteer: 0 } };
-  for (const [key, value] of Object.entries(fields)) define(error, key, value);
-  return error;
+  return api.__hookFailure("busy", "", undefined, input);
 }
 
 function withId(error, messageId) {

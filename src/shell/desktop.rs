@@ -49,6 +49,7 @@ pub fn hook_failure(kind: &str, method: &str, detail: JsValue, input: JsValue) -
         "missingBinding" => Failure::missing_binding(words()),
         "invalidInput" => Failure::invalid_input(words()),
         "pendingTurnStart" => Failure::pending_turn_start(),
+        "busy" => Failure::busy(),
         "timeout" => Failure::timeout(method, detail.as_f64().unwrap_or(0.0) as u64),
         "transport" => Failure::transport(method, describe(&detail)),
         "lost" => Failure::outcome_unknown(method, &describe(&detail)),
