@@ -66,8 +66,9 @@ export class DesktopSteering {
 /**
  * Installs the hook on the desktop's request manager; returns `null` when
  * `manager` lacks the methods, and throws a clear error when the manager
- * refuses it (frozen, a refusing Proxy) or already has a hook (dispose that
- * one first).
+ * refuses it (frozen, a refusing Proxy, `steerTurn` / `sendRequest` as own
+ * properties, which would shadow the hook's prototype layer) or already has a
+ * hook (dispose that one first).
  */
 export function installDesktopSteering(manager: object, options?: DesktopOptions | null): DesktopSteering | null;
 
