@@ -11,7 +11,7 @@ import { packAndInstall } from "../node/pack.mjs";
 const steer = `
   const steering = new CodexhostSteering({ request: async (m) => (m === "turn/steer" ? { turnId: "u" } : { delivery: "activeTurn" }) });
   const r = await steering.steer({ threadId: "t", expectedTurnId: "u", input: [{ type: "text", text: "x" }] });
-  const e = await new CodexhostSteering({ request: async () => { throw { code: 1, message: "no" }; } })
+  const e = await new CodexhostSteering({ request: async () => { throw { code: -32074, message: "no" }; } })
     .steer({ threadId: "t", expectedTurnId: "u", input: [{ type: "text", text: "x" }] }).catch((x) => x);
   console.log(JSON.stringify({ delivery: r.delivery, isClass: e instanceof SteeringError, guard: isSteeringError(e, "host") }));
 `;
