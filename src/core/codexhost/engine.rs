@@ -108,28 +108,50 @@ impl CodexhostEngine {
     /// ```
     pub fn steer(&mut self, request: SteerRequest, now: u64) -> Result<Submitted, SteeringError> {
         let draft = request.input.clone();
-        self.refuse_if_disposed(&draft)?;
-        let refuse = |failure| SteeringError::new(failure, draft.clone(), Trace::default());
-        let text = steer_text(&request.input).map_err(refuse)?;
+        let text = steer_text(&request.input).map_err(|failure| SteeringError::new(failure, draft.clone(), Trace::default()));
+        let text = match text {
+            Ok(text) => text,
+            Err(refused) => return Err(self.refuse_if_disposed(&draft).err().unwrap_or(refused)),
+        };
+        let message_id = request.client_user_message_id.clone();
+        let resubmission = self.dialect.recent.resubmission(&request.thread_id, message_id.as_deref(), &text);
+        // A retry of a message whose outcome is unknown is refused up front
+        // (disposed, pending turn start, busy) as still unknown: the first
+        // attempt may have arrived, and a plain failure would invite sending
+        // the words again under a new id (only `follower` hands it over).
+        let earlier_unknown = message_id.as_deref().is_some_and(|id| self.dialect.recent.is_unknown(&request.thread_id, id));
+        let refuse = |failure: Failure| {
+            let failure = match failure {
+                Failure::State(_) | Failure::Route(_) if earlier_unknown && failure.kind() != "follower" => Failure::outcome_unknown(
+                    "turn/steer",
+                    &format!("the retry was refused before it was sent ({failure}); the first attempt may have arrived"),
+                ),
+                failure => failure,
+            };
+            SteeringError::new(failure, draft.clone(), Trace::default()).with_message_id(message_id.clone())
+        };
+        if self.is_disposed() {
+            return Err(refuse(Failure::disposed()));
+        }
+        if resubmission == Resubmission::ReusedForOtherText {
+            let id = message_id.as_deref().unwrap_or_default();
+            return Err(refuse(Failure::invalid_input(format!("clientUserMessageId {id} was already used for a different message"))));
+        }
+        if let Resubmission::AlreadyDelivered(mut outcome) = resubmission {
+            // One message id, one delivery: the earlier result, nothing sent.
+            let op = self.new_op_id();
+            outcome.trace = Trace { path: Some("alreadyDelivered"), ..Trace::default() };
+            self.push(Action::Complete { op, result: Ok(CodexhostOutcome::Steered(outcome)) });
+            return Ok(Submitted::Started(op));
+        }
         if request.pending_turn_start {
             return Err(refuse(Failure::pending_turn_start()));
         }
         if self.dialect.followers.contains(&request.thread_id) {
             return Err(refuse(Failure::follower()));
         }
-        let resubmission = self.dialect.recent.resubmission(&request.thread_id, request.client_user_message_id.as_deref(), &text);
-        if resubmission == Resubmission::ReusedForOtherText {
-            let id = request.client_user_message_id.as_deref().unwrap_or_default();
-            return Err(refuse(Failure::invalid_input(format!("clientUserMessageId {id} was already used for a different message"))));
-        }
         let op = self.new_op_id();
-        if let Resubmission::AlreadyDelivered(mut outcome) = resubmission {
-            // One message id, one delivery: the earlier result, nothing sent.
-            outcome.trace = Trace { path: Some("alreadyDelivered"), ..Trace::default() };
-            self.push(Action::Complete { op, result: Ok(CodexhostOutcome::Steered(outcome)) });
-            return Ok(Submitted::Started(op));
-        }
-        let ticket = Ticket { op, message_id: request.client_user_message_id.clone(), draft: draft.clone() };
+        let ticket = Ticket { op, message_id: message_id.clone(), draft: draft.clone() };
         match self.lanes.admit_exclusive(&request.thread_id, ticket) {
             Admission::Start => {}
             Admission::Join(existing) => return Ok(Submitted::Joined(existing)),

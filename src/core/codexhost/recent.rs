@@ -173,6 +173,24 @@ impl RecentMessages {
         }
     }
 
+    /// The record of `message_id` on `thread_id` when it was written and
+    /// what became of it is still unknown.
+    pub(crate) fn unknown(&self, thread_id: &str, message_id: &str) -> Option<Remembered> {
+        let at = self.position(key_hash(thread_id, message_id), thread_id, message_id)?;
+        Some(self.ring[at].what.clone()).filter(|what| matches!(what, Remembered::Unknown { .. }))
+    }
+
+    /// The connection was replaced: no unknown outcome counts as
+    /// deduplicated by the host any more (the new one may not deduplicate),
+    /// so its retry reads the thread first.
+    pub(crate) fn connection_replaced(&mut self) {
+        for entry in &mut self.ring {
+            if let Remembered::Unknown { deduplicated, .. } = &mut entry.what {
+                *deduplicated = false;
+            }
+        }
+    }
+
     /// True when `message_id` on `thread_id` was written and what became of
     /// it is still unknown.
     pub(crate) fn is_unknown(&self, thread_id: &str, message_id: &str) -> bool {

@@ -36,9 +36,16 @@ impl CodexhostEngine {
     pub(super) fn unknown_outcome(&mut self, op_id: OpId, op: &Op, failure: Failure) {
         if let Some(request) = &op.steer {
             if let Some(id) = &request.client_user_message_id {
-                let deduplicated = self.dialect.knowledge.deduplicates();
-                let turn_id = request.expected_turn_id.clone();
-                self.dialect.recent.remember(&op.thread_id, id, &op.text, Remembered::Unknown { deduplicated, turn_id });
+                // An attempt that wrote nothing (a retry that verified, was
+                // refused or disposed first) keeps what the attempt that did
+                // write was remembered with: its turn, its host.
+                let wrote = matches!(op.stage, Stage::Sending { .. });
+                let earlier = if wrote { None } else { self.dialect.recent.unknown(&op.thread_id, id) };
+                let what = earlier.unwrap_or_else(|| Remembered::Unknown {
+                    deduplicated: self.dialect.knowledge.deduplicates(),
+                    turn_id: request.expected_turn_id.clone(),
+                });
+                self.dialect.recent.remember(&op.thread_id, id, &op.text, what);
             }
         }
         self.fail(op_id, op, failure, Some(op.trace.presented.unwrap_or("official")));

@@ -14,6 +14,9 @@ impl CodexhostEngine {
     /// ```
     pub fn connection_replaced(&mut self) {
         self.dialect.knowledge.connection_replaced();
+        // The new connection may not deduplicate: a retry of an unknown
+        // outcome reads the thread first.
+        self.dialect.recent.connection_replaced();
     }
 
     /// Dispose: a submission whose steer may have reached the host stays
@@ -26,7 +29,8 @@ impl CodexhostEngine {
             };
             match Failure::ended_before_answer(sent_by, Failure::disposed(), "disposed before the answer") {
                 unknown @ Failure::OutcomeUnknown(_) => self.unknown_outcome(op_id, &op, unknown),
-                unsent => self.fail(op_id, &op, unsent, None),
+                // What was presented (a hook that disposed from `present`) is retracted.
+                unsent => self.fail(op_id, &op, unsent, op.trace.presented),
             }
         }
     }
