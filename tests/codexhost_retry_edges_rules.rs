@@ -42,8 +42,9 @@ fn kind(log_actions: Vec<Action<CodexhostOutcome>>, op: OpId) -> &'static str {
         .unwrap_or("pending")
 }
 
-#[test]
-fn a_retry_that_wrote_nothing_keeps_the_turn_the_first_attempt_went_to() {
+/// An engine whose steer of "m1" into turn u1 went to a stock host and got
+/// no answer (outcome unknown), with the count of `turn/steer`s written (1).
+fn unknown_on_a_stock_host() -> (CodexhostEngine, usize) {
     let mut steers = 0;
     let mut e = CodexhostEngine::new(Timeouts::default());
     e.steer(request(Some("u1")), 0).unwrap();
@@ -51,6 +52,12 @@ fn a_retry_that_wrote_nothing_keeps_the_turn_the_first_attempt_went_to() {
     e.handle_timeout(60_000);
     run(&mut e, 60_000, |_, _| None);
     assert_eq!(steers, 1);
+    (e, steers)
+}
+
+#[test]
+fn a_retry_that_wrote_nothing_keeps_the_turn_the_first_attempt_went_to() {
+    let (mut e, mut steers) = unknown_on_a_stock_host();
     // u1 still runs and does not list the message yet (Codex records a steer
     // taken during a tool call only at the model's next request).
     let running = json!([{ "id": "u1", "status": "inProgress", "items": [] }]);
@@ -64,12 +71,7 @@ fn a_retry_that_wrote_nothing_keeps_the_turn_the_first_attempt_went_to() {
 
 #[test]
 fn a_retry_of_an_unknown_outcome_refused_up_front_stays_unknown_with_its_id() {
-    let mut steers = 0;
-    let mut e = CodexhostEngine::new(Timeouts::default());
-    e.steer(request(Some("u1")), 0).unwrap();
-    run(&mut e, 0, stock_host(json!([]), &mut steers));
-    e.handle_timeout(60_000);
-    run(&mut e, 60_000, |_, _| None);
+    let (mut e, _) = unknown_on_a_stock_host();
     let mut pending = request(Some("u1"));
     pending.pending_turn_start = true;
     let refused = e.steer(pending, 0).unwrap_err();

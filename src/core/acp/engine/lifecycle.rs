@@ -43,11 +43,16 @@ impl AcpEngine {
         self.dialect.refused.clear();
         let waiting: Vec<(OpId, String)> =
             self.ops.iter().filter(|(_, o)| matches!(o.stage, Stage::Queued { .. })).map(|(id, o)| (*id, o.session_id.clone())).collect();
-        for (op_id, session_id) in &waiting {
+        for (op_id, _) in &waiting {
             let refused = self.ops.get(op_id).and_then(|o| check_acp_blocks(&o.content, caps.prompt).err());
             if let Some(failure) = refused {
                 self.fail(*op_id, failure);
             }
+        }
+        let mut sessions: Vec<String> = waiting.into_iter().map(|(_, session_id)| session_id).collect();
+        sessions.sort_unstable();
+        sessions.dedup();
+        for session_id in &sessions {
             self.pump(session_id, now);
         }
         self.dialect.touched.extend(self.dialect.sessions.keys().cloned());
