@@ -108,13 +108,7 @@ impl CodexhostEngine {
     /// ```
     pub fn steer(&mut self, request: SteerRequest, now: u64) -> Result<Submitted, SteeringError> {
         let draft = request.input.clone();
-        let text = steer_text(&request.input).map_err(|failure| SteeringError::new(failure, draft.clone(), Trace::default()));
-        let text = match text {
-            Ok(text) => text,
-            Err(refused) => return Err(self.refuse_if_disposed(&draft).err().unwrap_or(refused)),
-        };
         let message_id = request.client_user_message_id.clone();
-        let resubmission = self.dialect.recent.resubmission(&request.thread_id, message_id.as_deref(), &text);
         // A retry of a message whose outcome is unknown is refused up front
         // (disposed, pending turn start, busy) as still unknown: the first
         // attempt may have arrived, and a plain failure would invite sending
@@ -133,6 +127,8 @@ impl CodexhostEngine {
         if self.is_disposed() {
             return Err(refuse(Failure::disposed()));
         }
+        let text = steer_text(&request.input).map_err(|failure| SteeringError::new(failure, draft.clone(), Trace::default()))?;
+        let resubmission = self.dialect.recent.resubmission(&request.thread_id, message_id.as_deref(), &text);
         if resubmission == Resubmission::ReusedForOtherText {
             let id = message_id.as_deref().unwrap_or_default();
             return Err(refuse(Failure::invalid_input(format!("clientUserMessageId {id} was already used for a different message"))));
