@@ -78,6 +78,10 @@ pub(crate) struct Knowledge {
     /// A codexhost method answered on this connection: the host deduplicates
     /// steers by `clientUserMessageId` (a stock app-server does not).
     deduplicates: bool,
+    /// Which connection this is (counts `connection_replaced`): an answer
+    /// of an earlier one teaches owners, never what the current one lacks
+    /// or whether it deduplicates.
+    connection: u32,
     owners: SortedMap<String, KnownOwner>,
     /// Insertion order, so the cache stays bounded (oldest forgotten first).
     order: VecDeque<String>,
@@ -122,13 +126,17 @@ impl Knowledge {
         CHAIN[start..].iter().find(|p| !self.lacks(**p)).map(|p| Step::Ask(*p)).unwrap_or(Step::Fail(Failure::ownership_unknown()))
     }
 
-    /// Learns from one probe's answer and says what comes next.
-    pub(crate) fn learn(&mut self, probe: Probe, thread_id: &str, answer: &HostAnswer, timeout_ms: Option<u64>) -> Step {
+    /// Learns from one probe's answer (asked on connection `asked_on`, see
+    /// [`Knowledge::connection`]) and says what comes next.
+    pub(crate) fn learn(&mut self, probe: Probe, thread_id: &str, answer: &HostAnswer, timeout_ms: Option<u64>, asked_on: u32) -> Step {
         let method = probe.method();
+        let current = asked_on == self.connection;
         let value = match answer.result() {
             Ok(value) => value,
             Err(FailedAnswer::Error(error)) if probe != Probe::ThreadRead && error.is_unsupported(method) => {
-                self.unsupported.insert(method);
+                if current {
+                    self.unsupported.insert(method);
+                }
                 // After a reconnect the owner may be known while the new host's
                 // missing inspect is not yet: the owner decides, no ownership/list.
                 if let Some(delivery) = self.cached(thread_id) {
@@ -139,6 +147,7 @@ impl Knowledge {
             }
             Err(failed) => return Step::Fail(failed.failure(method, timeout_ms)),
         };
+        self.deduplicates |= current && probe != Probe::ThreadRead;
         match self.read(probe, thread_id, value) {
             Ok(step) => step,
             Err(failure) => Step::Fail(failure),
@@ -146,7 +155,6 @@ impl Knowledge {
     }
 
     fn read(&mut self, probe: Probe, thread_id: &str, value: &Json) -> Result<Step, Failure> {
-        self.deduplicates |= probe != Probe::ThreadRead;
         let owner = match probe {
             Probe::Inspect => {
                 let answer: InspectAnswer = parse(probe, value)?;
@@ -202,6 +210,12 @@ impl Knowledge {
     pub(crate) fn connection_replaced(&mut self) {
         self.unsupported.clear();
         self.deduplicates = false;
+        self.connection = self.connection.wrapping_add(1);
+    }
+
+    /// The current connection's number (requests record it when they leave).
+    pub(crate) fn connection(&self) -> u32 {
+        self.connection
     }
 
     /// True once an inspect or ownership answer showed a codexhost host on

@@ -11,6 +11,7 @@ use crate::core::content::{steer_text, text_draft};
 use crate::core::engine::{Dialect, Engine};
 use crate::core::error::{Failure, SteeringError};
 use crate::core::flight::{Admission, Ticket};
+use crate::core::json::Json;
 use crate::core::json_rpc::RequestId;
 use crate::core::requests::{HostAnswer, Pending};
 use crate::core::sorted_map::SortedSet;
@@ -42,6 +43,8 @@ pub struct Op {
     steer: Option<SteerRequest>,
     trace: Trace,
     stage: Stage,
+    /// The connection its last request left on (see `Knowledge::connection`).
+    connection: u32,
 }
 
 /// The codexhost dialect's own state (the shared part is [`Engine`]).
@@ -89,7 +92,14 @@ impl CodexhostEngine {
         let op = self.new_op_id();
         self.begin(
             op,
-            Op { thread_id: thread_id.into(), text, steer: None, trace: Trace::default(), stage: Stage::Deciding(Probe::Inspect) },
+            Op {
+                thread_id: thread_id.into(),
+                text,
+                steer: None,
+                trace: Trace::default(),
+                stage: Stage::Deciding(Probe::Inspect),
+                connection: 0,
+            },
             now,
         );
         Ok(op)
@@ -154,7 +164,8 @@ impl CodexhostEngine {
             Admission::Refused | Admission::Queued => return Err(refuse(Failure::busy())),
         }
         let thread_id = request.thread_id.clone();
-        let op_state = Op { thread_id, text, steer: Some(request), trace: Trace::default(), stage: Stage::Deciding(Probe::Inspect) };
+        let op_state =
+            Op { thread_id, text, steer: Some(request), trace: Trace::default(), stage: Stage::Deciding(Probe::Inspect), connection: 0 };
         match resubmission {
             Resubmission::Verify { turn_id } => self.verify_first(op, op_state, turn_id, now),
             _ => self.begin(op, op_state, now),
@@ -199,7 +210,7 @@ impl CodexhostEngine {
             Stage::Deciding(probe) => {
                 op.stage = Stage::Deciding(probe);
                 op.trace.record_probe(probe.method(), probe_answer(&answer));
-                let step = self.dialect.knowledge.learn(probe, &op.thread_id, &answer, pending.timeout_ms);
+                let step = self.dialect.knowledge.learn(probe, &op.thread_id, &answer, pending.timeout_ms, op.connection);
                 self.advance(op_id, op, step, now);
             }
             Stage::Sending { shown, method } => {
@@ -237,7 +248,7 @@ impl CodexhostEngine {
         match step {
             Step::Ask(probe) => {
                 let params = probe.params(&op.thread_id, &op.text);
-                self.request(op_id, probe.method(), params, Some(self.timeouts.decide_ms), false, now);
+                self.ask(op_id, &mut op, probe.method(), params, Some(self.timeouts.decide_ms), false, now);
                 op.stage = Stage::Deciding(probe);
                 self.ops.insert(op_id, op);
             }
@@ -269,8 +280,15 @@ impl CodexhostEngine {
         op.stage = Stage::Sending { shown, method };
         op.steer = Some(request);
         self.push(Action::Present { op: op_id, presentation: shown.as_str() });
-        self.request(op_id, method, params, Some(timeout), true, now);
+        self.ask(op_id, &mut op, method, params, Some(timeout), true, now);
         self.ops.insert(op_id, op);
+    }
+
+    /// Sends `op`'s next request, noting the connection it leaves on.
+    #[allow(clippy::too_many_arguments)]
+    fn ask(&mut self, op_id: OpId, op: &mut Op, method: &'static str, params: Json, timeout: Option<u64>, writes: bool, now: u64) {
+        op.connection = self.dialect.knowledge.connection();
+        self.request(op_id, method, params, timeout, writes, now);
     }
 
     /// Ends `op` with `failure` (its draft handed back); `shown` is what

@@ -36,7 +36,7 @@ fn a_fresh_connection_starts_by_inspecting() {
 #[test]
 fn a_missing_inspect_method_moves_on_to_ownership_list() {
     let mut k = Knowledge::default();
-    let step = k.learn(Probe::Inspect, "t", &HostAnswer::Error(RpcError::new(-32601, "nope")), None);
+    let step = k.learn(Probe::Inspect, "t", &HostAnswer::Error(RpcError::new(-32601, "nope")), None, 0);
     assert_eq!(step, Step::Ask(Probe::OwnershipList));
 }
 
@@ -48,7 +48,7 @@ fn a_fresh_connection_remembers_no_owner() {
 #[test]
 fn a_replaced_connection_has_not_shown_it_deduplicates() {
     let mut k = Knowledge::default();
-    k.learn(Probe::Inspect, "t", &HostAnswer::Result(json!({"delivery": "activeTurn"}).into()), None);
+    k.learn(Probe::Inspect, "t", &HostAnswer::Result(json!({"delivery": "activeTurn"}).into()), None, 0);
     assert!(k.deduplicates(), "a codexhost method answered: the host deduplicates");
     k.connection_replaced();
     assert!(!k.deduplicates(), "a new connection has not shown it deduplicates");

@@ -16,7 +16,7 @@ impl CodexhostEngine {
     /// reads the thread (`thread/read` with turns) before anything is sent.
     pub(super) fn verify_first(&mut self, op_id: OpId, mut op: Op, turn_id: Option<String>, now: u64) {
         let params = ThreadParams::read(&op.thread_id, true);
-        self.request(op_id, "thread/read", params, Some(self.timeouts.decide_ms), false, now);
+        self.ask(op_id, &mut op, "thread/read", params, Some(self.timeouts.decide_ms), false, now);
         op.stage = Stage::Verifying { turn_id };
         self.ops.insert(op_id, op);
     }
@@ -41,8 +41,10 @@ impl CodexhostEngine {
                 // write was remembered with: its turn, its host.
                 let wrote = matches!(op.stage, Stage::Sending { .. });
                 let earlier = if wrote { None } else { self.dialect.recent.unknown(&op.thread_id, id) };
+                // Deduplicated only by the connection it was written on.
+                let same_connection = op.connection == self.dialect.knowledge.connection();
                 let what = earlier.unwrap_or_else(|| Remembered::Unknown {
-                    deduplicated: self.dialect.knowledge.deduplicates(),
+                    deduplicated: same_connection && self.dialect.knowledge.deduplicates(),
                     turn_id: request.expected_turn_id.clone(),
                 });
                 self.dialect.recent.remember(&op.thread_id, id, &op.text, what);
