@@ -113,3 +113,26 @@ fn a_steer_written_on_the_old_connection_is_not_trusted_to_the_new_ones_deduplic
     let retry = run(&mut e, 60_000, stock_host(&mut steers));
     assert_eq!(retry.methods()[0], "thread/read", "the new connection never saw m1: read the thread first");
 }
+
+#[test]
+fn a_retry_that_sent_nothing_keeps_the_presentation_of_the_attempt_that_did() {
+    let mut e = CodexhostEngine::new(Timeouts::default());
+    e.steer(request("t", "m1"), 0).unwrap();
+    let first = run(&mut e, 0, |m, _| match m {
+        "codexhost/thread/steering/inspect" => ok(json!({ "delivery": "newTurn" })),
+        _ => None,
+    });
+    assert_eq!(first.presented(), ["newTurn"]);
+    e.handle_timeout(60_000);
+    run(&mut e, 60_000, |_, _| None);
+    e.connection_replaced();
+    let op = e.steer(request("t", "m1"), 60_000).unwrap().op();
+    let mut steers = 0;
+    let retry = run(&mut e, 60_000, stock_host(&mut steers));
+    assert_eq!((retry.methods(), steers), (vec!["thread/read"], 0));
+    let kept = retry.actions.iter().find_map(|a| match a {
+        Action::Unconfirmed { op: o, presentation } if *o == op => Some(*presentation),
+        _ => None,
+    });
+    assert_eq!(kept, Some("newTurn"), "still shown as the first attempt showed it");
+}

@@ -35,6 +35,8 @@ pub(crate) enum Remembered {
         deduplicated: bool,
         /// The turn it was steered into, when one ran.
         turn_id: Option<String>,
+        /// How it was shown (a retry that sends nothing keeps showing it so).
+        presented: &'static str,
     },
 }
 
@@ -168,7 +170,7 @@ impl RecentMessages {
         }
         match entry.map(|entry| &entry.what) {
             Some(Remembered::Delivered(outcome)) => Resubmission::AlreadyDelivered(outcome.clone()),
-            Some(Remembered::Unknown { deduplicated: false, turn_id }) => Resubmission::Verify { turn_id: turn_id.clone() },
+            Some(Remembered::Unknown { deduplicated: false, turn_id, .. }) => Resubmission::Verify { turn_id: turn_id.clone() },
             _ => Resubmission::New,
         }
     }

@@ -34,6 +34,7 @@ impl CodexhostEngine {
     /// It may have reached the host: kept on screen (unconfirmed), never
     /// retracted, remembered so a retry cannot duplicate it.
     pub(super) fn unknown_outcome(&mut self, op_id: OpId, op: &Op, failure: Failure) {
+        let mut shown = op.trace.presented;
         if let Some(request) = &op.steer {
             if let Some(id) = &request.client_user_message_id {
                 // An attempt that wrote nothing (a retry that verified, was
@@ -46,11 +47,15 @@ impl CodexhostEngine {
                 let what = earlier.unwrap_or_else(|| Remembered::Unknown {
                     deduplicated: same_connection && self.dialect.knowledge.deduplicates(),
                     turn_id: request.expected_turn_id.clone(),
+                    presented: op.trace.presented.unwrap_or("official"),
                 });
+                if let Remembered::Unknown { presented, .. } = &what {
+                    shown = Some(op.trace.presented.unwrap_or(presented));
+                }
                 self.dialect.recent.remember(&op.thread_id, id, &op.text, what);
             }
         }
-        self.fail(op_id, op, failure, Some(op.trace.presented.unwrap_or("official")));
+        self.fail(op_id, op, failure, Some(shown.unwrap_or("official")));
     }
 
     /// A retry of an unconfirmed message, after reading the thread.
