@@ -51,6 +51,14 @@ impl Stage {
 /// an app that opens and closes sessions for a long time keeps this many.
 pub(crate) const MAX_CLOSED_SESSIONS: usize = 1024;
 
+/// How many quiet sessions (told `idle`, nothing held) are still told when
+/// the connection closes, the engine is disposed or `initialize` fails.
+///
+/// ```
+/// assert_eq!(renderer_steering::core::acp::MAX_QUIET_TOLD, 256);
+/// ```
+pub const MAX_QUIET_TOLD: usize = 256;
+
 /// One submission in progress.
 #[derive(Debug)]
 pub struct Op {
@@ -81,6 +89,9 @@ pub struct Acp {
     /// Sessions last told `unavailable` because the connection closed: told
     /// again when a new `initialize` answer opens input.
     told_closed: Vec<String>,
+    /// Sessions forgotten as quiet after being told an open state (the
+    /// newest [`MAX_QUIET_TOLD`]): told `unavailable` too when input closes.
+    quiet_told: VecDeque<String>,
     /// Sessions whose composer state may have changed since the last report.
     touched: SortedSet<String>,
 }
@@ -115,6 +126,7 @@ impl AcpEngine {
             closed_order: VecDeque::new(),
             shown: SortedMap::new(),
             told_closed: Vec::new(),
+            quiet_told: VecDeque::new(),
             touched: SortedSet::new(),
         };
         Engine::with_dialect(timeouts, dialect)
@@ -157,7 +169,7 @@ impl AcpEngine {
         }
         let op_id = self.new_op_id();
         let running = self.session(session_id).turn_running();
-        let may_start = caps.is_some() && (!running || self.path() != SteerPath::Queue);
+        let may_start = caps.is_some() && !(running && self.waits_while_running(self.dialect.sessions.get(session_id)));
         let ticket = Ticket { op: op_id, message_id: None, draft: content.clone() };
         let admission = self.lanes.admit_fifo(session_id, ticket, may_start);
         let op = Op {
@@ -247,11 +259,8 @@ impl AcpEngine {
             }
             let Some(head) = self.lanes.queued_head(session_id) else { return };
             let must_prompt = self.ops.get(&head).is_some_and(|o| o.stage == Stage::Queued { must_prompt: true });
-            let session = self.session(session_id);
-            let (running, handoff_open) = (session.turn_running(), session.handoff.is_some());
-            // One handoff per turn at a time: a second one waits until the
-            // first's fold-or-defer is settled (it would overwrite it).
-            if running && (must_prompt || self.path() == SteerPath::Queue || handoff_open && self.path() == SteerPath::PromptHandoff) {
+            let running = self.session(session_id).turn_running();
+            if running && (must_prompt || self.waits_while_running(self.dialect.sessions.get(session_id))) {
                 return;
             }
             if self.lanes.start_next(session_id) != Some(head) {
@@ -295,7 +304,7 @@ impl AcpEngine {
                     // This path is gone for the connection; the next advertised
                     // one (or the queue) takes the message, which kept its place.
                     if let Stage::Steering(path) = stage {
-                        self.dialect.refused.push(path);
+                        self.path_refused(path);
                     }
                     self.requeue(op_id, false);
                 }
@@ -372,8 +381,8 @@ impl Dialect for Acp {
     }
 
     fn on_dispose(engine: &mut AcpEngine) {
-        // Every composer shown is told it is `unavailable` now.
-        engine.dialect.touched.extend(engine.dialect.shown.keys().cloned());
+        // Every composer told is told it is `unavailable` now.
+        engine.touch_every_told();
         engine.fail_all(|sent_by| Failure::ended_before_answer(sent_by, Failure::disposed(), "disposed before the answer"));
         engine.dialect.sessions.clear();
         engine.dialect.closed_order.clear();

@@ -1,6 +1,6 @@
 //! The composer's view of a session, and change notifications.
 
-use super::AcpEngine;
+use super::{AcpEngine, MAX_QUIET_TOLD};
 use crate::core::acp::capabilities::SteerPath;
 use crate::core::acp::session::{ComposerState, InputMode, Session};
 use crate::core::action::Action;
@@ -28,7 +28,7 @@ impl AcpEngine {
             } else {
                 InputMode::Idle
             }
-        } else if busy || self.path() == SteerPath::Queue {
+        } else if busy || self.waits_while_running(session) {
             InputMode::Queue
         } else {
             InputMode::Direct
@@ -54,8 +54,44 @@ impl AcpEngine {
                 && self.lanes.queued_ops(&session_id).is_empty();
             if quiet {
                 self.dialect.sessions.remove(&session_id);
-                self.dialect.shown.remove(&session_id);
+                let told = self.dialect.shown.remove(&session_id);
+                if told.is_some_and(|t| t.mode != InputMode::Unavailable) && !self.dialect.quiet_told.contains(&session_id) {
+                    self.dialect.quiet_told.push_back(session_id);
+                    if self.dialect.quiet_told.len() > MAX_QUIET_TOLD {
+                        self.dialect.quiet_told.pop_front();
+                    }
+                }
             }
         }
+    }
+
+    /// While a turn runs, whether a new message waits (for the turn's end
+    /// on the queue path; for the open handoff's fold-or-defer to settle on
+    /// the handoff path: one handoff per turn at a time) instead of going out.
+    /// The one rule `send`, the queue's pump and the composer all follow.
+    pub(super) fn waits_while_running(&self, session: Option<&Session>) -> bool {
+        match self.path() {
+            SteerPath::Queue => true,
+            SteerPath::PromptHandoff => session.is_some_and(|s| s.handoff.is_some()),
+            _ => false,
+        }
+    }
+
+    /// A path answered `-32601`: it is gone for the connection, so every
+    /// composer shown may change (`direct` -> `queue`).
+    pub(super) fn path_refused(&mut self, path: SteerPath) {
+        self.dialect.refused.push(path);
+        self.dialect.touched.extend(self.dialect.shown.keys().cloned());
+    }
+
+    /// Every session whose composer was told an open state (shown now, or
+    /// forgotten as quiet since), marked to be told again; input is closing.
+    pub(super) fn touch_every_told(&mut self) -> Vec<String> {
+        let mut told: Vec<String> = self.dialect.shown.keys().cloned().collect();
+        told.extend(self.dialect.quiet_told.drain(..));
+        told.sort_unstable();
+        told.dedup();
+        self.dialect.touched.extend(told.iter().cloned());
+        told
     }
 }

@@ -103,6 +103,9 @@ impl AcpEngine {
         }
         self.dialect.initializing = false;
         if self.dialect.caps.is_none() {
+            // Composers told `queue` meanwhile are told `unavailable`, and
+            // told again when a later `initialize` answer opens input.
+            self.dialect.told_closed = self.touch_every_told();
             self.fail_all(|_| Failure::unavailable());
         }
     }
@@ -252,9 +255,8 @@ impl AcpEngine {
         self.dialect.caps = None;
         self.dialect.initializing = false;
         let cause = "the connection closed before the answer";
-        // Every composer shown is told `unavailable`, and told again on reconnect.
-        let shown: Vec<String> = self.dialect.shown.keys().cloned().collect();
-        self.dialect.touched.extend(shown.iter().cloned());
+        // Every composer told is told `unavailable`, and told again on reconnect.
+        let shown = self.touch_every_told();
         self.fail_all(|sent_by| Failure::ended_before_answer(sent_by, Failure::unavailable(), cause));
         self.dialect.sessions.clear();
         self.dialect.closed_order.clear();

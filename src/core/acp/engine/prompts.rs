@@ -18,16 +18,16 @@ impl AcpEngine {
         let session = self.session(&session_id);
         session.open_prompts = session.open_prompts.saturating_sub(1);
         let fold = if handoff { session.handoff.take() } else { None };
-        if !handoff && !matches!(answer, HostAnswer::Result(_)) {
+        let failed_in_app_order = !handoff && !matches!(answer, HostAnswer::Result(_));
+        if failed_in_app_order {
             // An app-order first prompt that failed still ended: no evidence of folding.
             self.first_prompt_answered(&session_id, &Json::null());
-            self.prompt_ended(&session_id, false);
         }
         let value = match answer.result() {
             Ok(value) => value.clone(),
             Err(FailedAnswer::Error(e)) if handoff && e.code == crate::core::json_rpc::METHOD_NOT_FOUND => {
                 // Provably undelivered: it falls back to an ordinary queued prompt.
-                self.dialect.refused.push(SteerPath::PromptHandoff);
+                self.path_refused(SteerPath::PromptHandoff);
                 return self.requeue(op_id, true);
             }
             Err(FailedAnswer::Error(e)) if !refused_before_running(e.code) => {
@@ -38,7 +38,14 @@ impl AcpEngine {
                 self.fail(op_id, Failure::outcome_unknown(pending.method, &why));
                 return self.prompt_ended(&session_id, false);
             }
-            Err(failed) => return self.fail(op_id, failed.after_write(pending.method, pending.timeout_ms)),
+            Err(failed) => {
+                self.fail(op_id, failed.after_write(pending.method, pending.timeout_ms));
+                // It ended, counted once (a handoff refused before it ran ends nothing).
+                if failed_in_app_order {
+                    self.prompt_ended(&session_id, false);
+                }
+                return;
+            }
         };
         let superseded = !handoff && self.first_prompt_answered(&session_id, &value);
         let outcome = match value.read::<PromptAnswer>() {
