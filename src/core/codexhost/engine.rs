@@ -45,6 +45,15 @@ pub struct Op {
     stage: Stage,
     /// The connection its last request left on (see `Knowledge::connection`).
     connection: u32,
+    /// The thread was read and showed an earlier attempt was not applied.
+    verified: bool,
+}
+
+impl Op {
+    fn new(thread_id: String, text: String, steer: Option<SteerRequest>) -> Self {
+        let stage = Stage::Deciding(Probe::Inspect);
+        Op { thread_id, text, steer, trace: Trace::default(), stage, connection: 0, verified: false }
+    }
 }
 
 /// The codexhost dialect's own state (the shared part is [`Engine`]).
@@ -90,18 +99,7 @@ impl CodexhostEngine {
         self.refuse_if_disposed(&draft)?;
         let text = steer_text(&draft).map_err(|f| SteeringError::new(f, draft.clone(), Trace::default()))?;
         let op = self.new_op_id();
-        self.begin(
-            op,
-            Op {
-                thread_id: thread_id.into(),
-                text,
-                steer: None,
-                trace: Trace::default(),
-                stage: Stage::Deciding(Probe::Inspect),
-                connection: 0,
-            },
-            now,
-        );
+        self.begin(op, Op::new(thread_id.into(), text, None), now);
         Ok(op)
     }
 
@@ -164,8 +162,7 @@ impl CodexhostEngine {
             Admission::Refused | Admission::Queued => return Err(refuse(Failure::busy())),
         }
         let thread_id = request.thread_id.clone();
-        let op_state =
-            Op { thread_id, text, steer: Some(request), trace: Trace::default(), stage: Stage::Deciding(Probe::Inspect), connection: 0 };
+        let op_state = Op::new(thread_id, text, Some(request));
         match resubmission {
             Resubmission::Verify { turn_id } => self.verify_first(op, op_state, turn_id, now),
             _ => self.begin(op, op_state, now),
@@ -272,6 +269,15 @@ impl CodexhostEngine {
         if self.dialect.followers.contains(&op.thread_id) {
             op.steer = Some(request);
             return self.fail(op_id, &op, Failure::follower(), None);
+        }
+        // A retry whose earlier attempt lost its deduplication while this
+        // one decided (the connection was replaced) reads the thread first.
+        if !op.verified {
+            let id = request.client_user_message_id.as_deref();
+            if let Resubmission::Verify { turn_id } = self.dialect.recent.resubmission(&op.thread_id, id, &op.text) {
+                op.steer = Some(request);
+                return self.verify_first(op_id, op, turn_id, now);
+            }
         }
         let (method, params, shown) = request.call(delivery);
         let timeout = request.steer_timeout_ms.unwrap_or(self.timeouts.steer_ms);

@@ -248,6 +248,7 @@ struct ThreadRead {
 /// list is a thread whose turns hold no such message.
 #[derive(Deserialize)]
 struct ThreadTurns {
+    id: String,
     turns: Vec<TurnItems>,
 }
 
@@ -266,16 +267,34 @@ struct ClientItem {
     client_id: Option<String>,
 }
 
-/// Reads a `thread/read { includeTurns: true }` answer for `message_id`
-/// (`None` when the answer has no readable turns).
-pub(crate) fn verify(answer: &Json, message_id: &str, turn_id: Option<&str>) -> Option<Verified> {
+/// A turn's `status` (`TurnStatus` of the app-server protocol); anything
+/// else (missing, a value a newer host added) proves nothing.
+fn turn_status(status: Option<&str>) -> Option<Verified> {
+    match status? {
+        "inProgress" => Some(Verified::StillRunning),
+        "completed" | "interrupted" | "failed" => Some(Verified::NotApplied),
+        _ => None,
+    }
+}
+
+/// Reads a `thread/read { includeTurns: true }` answer of `thread_id` for
+/// `message_id`, steered into `turn_id` (`None` when the answer proves
+/// nothing: unreadable, another thread, or the turn not shown as running or
+/// ended; the outcome then stays unknown).
+pub(crate) fn verify(answer: &Json, thread_id: &str, message_id: &str, turn_id: Option<&str>) -> Option<Verified> {
     let read: ThreadRead = answer.read().ok()?;
+    if read.thread.id != thread_id {
+        return None;
+    }
     let turns = read.thread.turns;
     if let Some(turn) = turns.iter().find(|t| t.items.iter().any(|i| i.client_id.as_deref() == Some(message_id))) {
         return Some(Verified::Applied(turn.id.clone()));
     }
-    let running = turns.iter().any(|t| Some(t.id.as_str()) == turn_id && t.status.as_deref() == Some("inProgress"));
-    Some(if running { Verified::StillRunning } else { Verified::NotApplied })
+    match turn_id {
+        Some(turn_id) => turn_status(turns.iter().find(|t| t.id == turn_id)?.status.as_deref()),
+        // A new turn it would have started: not in any turn listed.
+        None => Some(Verified::NotApplied),
+    }
 }
 
 #[cfg(test)]

@@ -63,7 +63,7 @@ impl CodexhostEngine {
         op.trace.record_probe("thread/read", probe_answer(answer));
         let message_id = op.steer.as_ref().and_then(|r| r.client_user_message_id.clone()).unwrap_or_default();
         let verified = match answer {
-            HostAnswer::Result(value) => verify(value, &message_id, turn_id.as_deref()),
+            HostAnswer::Result(value) => verify(value, &op.thread_id, &message_id, turn_id.as_deref()),
             _ => None,
         };
         let unknown = |detail: &str| Failure::outcome_unknown("turn/steer", detail);
@@ -74,7 +74,10 @@ impl CodexhostEngine {
                     SteerOutcome { turn_id, delivery: Delivery::Official, presented: Delivery::Official, trace: op.trace.clone() };
                 self.delivered(op_id, &op, outcome);
             }
-            Some(Verified::NotApplied) => self.begin(op_id, op, now),
+            Some(Verified::NotApplied) => {
+                op.verified = true;
+                self.begin(op_id, op, now)
+            }
             Some(Verified::StillRunning) => {
                 self.unknown_outcome(op_id, &op, unknown("not confirmed yet: the turn still runs; retry once it has ended"))
             }

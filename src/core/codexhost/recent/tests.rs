@@ -68,13 +68,18 @@ fn an_unknown_outcome_without_deduplication_is_verified_on_its_own_thread_only()
 
 #[test]
 fn a_thread_read_shows_a_message_applied_still_running_or_not_applied() {
-    let read = Json::from(json!({"thread": {"turns": [{"id": "u", "status": "inProgress", "items": [{"clientId": "m"}]}]}}));
-    assert_eq!(verify(&read, "m", Some("u")), Some(Verified::Applied("u".into())));
-    assert_eq!(verify(&read, "other", Some("u")), Some(Verified::StillRunning));
-    assert_eq!(verify(&read, "other", Some("gone")), Some(Verified::NotApplied));
-    assert_eq!(verify(&Json::from(json!({"thread": {"turns": []}})), "m", None), Some(Verified::NotApplied));
-    assert_eq!(verify(&Json::from(json!({"thread": {}})), "m", None), None, "no turns read: nothing is proven");
-    assert_eq!(verify(&Json::null(), "m", None), None);
+    let read = Json::from(json!({"thread": {"id": "t", "turns": [
+        {"id": "u", "status": "inProgress", "items": [{"clientId": "m"}]},
+        {"id": "v", "status": "completed", "items": []},
+    ]}}));
+    assert_eq!(verify(&read, "t", "m", Some("u")), Some(Verified::Applied("u".into())));
+    assert_eq!(verify(&read, "t", "other", Some("u")), Some(Verified::StillRunning));
+    assert_eq!(verify(&read, "t", "other", Some("v")), Some(Verified::NotApplied));
+    assert_eq!(verify(&read, "t", "other", Some("gone")), None, "a turn not listed proves nothing");
+    assert_eq!(verify(&read, "t2", "m", Some("u")), None, "another thread's answer proves nothing");
+    assert_eq!(verify(&Json::from(json!({"thread": {"id": "t", "turns": []}})), "t", "m", None), Some(Verified::NotApplied));
+    assert_eq!(verify(&Json::from(json!({"thread": {"id": "t"}})), "t", "m", None), None, "no turns read: nothing is proven");
+    assert_eq!(verify(&Json::null(), "t", "m", None), None);
 }
 
 #[test]
