@@ -7,11 +7,14 @@
 // while reading, in time proportional to the limit (plus `Object.keys`,
 // which lists an object's own keys up front).
 
+import { fieldOf } from "./fields.js";
+
 /** Why a value could not be read; `tooLarge` when only its size is at fault. */
 class Refusal {
   constructor(reason, tooLarge) {
     this.reason = reason;
     this.tooLarge = tooLarge;
+    this.field = ""; // named by `readCall`
   }
 }
 
@@ -171,17 +174,15 @@ export function readCall(args, fields, maxDepth, hooks) {
   let field = "";
   try {
     if (isObject) {
-      try {
-        out[REQUEST_OPTIONS] = args.requestOptions;
-        const options = out[REQUEST_OPTIONS];
-        if (options !== null && typeof options === "object") out[TIMEOUT_MS] = options.timeoutMs;
-      } catch {
-        // Unreadable options read as absent, like every other option.
-      }
+      // Unreadable options read as absent, like every other option; a field
+      // only a shared prototype has (pollution) is no field (`fieldOf`).
+      out[REQUEST_OPTIONS] = fieldOf(args, "requestOptions");
+      const options = out[REQUEST_OPTIONS];
+      if (options !== null && typeof options === "object") out[TIMEOUT_MS] = fieldOf(options, "timeoutMs");
     }
     for (const [key, maxUnits] of fields) {
       field = key;
-      const value = isObject ? args[key] : undefined;
+      const value = isObject ? fieldOf(args, key) : undefined;
       if (key === "input") {
         out[INPUT] = value;
         if (value === undefined) throw new Refusal("the value is undefined", false);
@@ -205,24 +206,17 @@ export function readCall(args, fields, maxDepth, hooks) {
 function readHooks(hooks, record) {
   if (hooks === undefined || hooks === null) return;
   for (let i = 0; i < HOOK_NAMES.length; i++) {
-    try {
-      const hook = hooks[HOOK_NAMES[i]];
-      if (typeof hook === "function") record[FIRST_HOOK + i] = hook;
-    } catch {
-      // A hook that cannot be read is no hook.
-    }
+    // A hook that cannot be read is no hook.
+    const hook = fieldOf(hooks, HOOK_NAMES[i]);
+    if (typeof hook === "function") record[FIRST_HOOK + i] = hook;
   }
 }
 
 /** A call record holding only `hooks.unconfirmed` (an ACP send's one hook). Never throws. */
 export function unconfirmedRecord(hooks) {
   const record = [undefined, undefined, undefined, undefined, undefined, undefined, undefined, undefined];
-  try {
-    const hook = hooks === undefined || hooks === null ? undefined : hooks.unconfirmed;
-    if (typeof hook === "function") record[UNCONFIRMED] = hook;
-  } catch {
-    // A hook that cannot be read is no hook.
-  }
+  const hook = fieldOf(hooks, "unconfirmed"); // a hook that cannot be read is no hook
+  if (typeof hook === "function") record[UNCONFIRMED] = hook;
   return record;
 }
 
@@ -300,9 +294,9 @@ export function isErrorAnswer(error) {
   try {
     if (error === null || typeof error !== "object") return false;
     if (typeof DOMException === "function" && error instanceof DOMException) return false;
-    const name = error.name;
+    const name = fieldOf(error, "name");
     if (name === "AbortError" || name === "TimeoutError") return false;
-    const code = error.code;
+    const code = fieldOf(error, "code");
     return Number.isSafeInteger(code) && code < 0 && !CLIENT_CODES.includes(code);
   } catch {
     return false;
@@ -312,12 +306,12 @@ export function isErrorAnswer(error) {
 function rejected(error, maxUnits, maxDepth) {
   try {
     // `code` is read once more (a getter may change its mind): checked again.
-    const code = isErrorAnswer(error) ? error.code : undefined;
+    const code = isErrorAnswer(error) ? fieldOf(error, "code") : undefined;
     if (Number.isSafeInteger(code)) {
-      const message = typeof error.message === "string" ? error.message.slice(0, MAX_MESSAGE_UNITS) : "";
-      const data = error.data;
+      const message = fieldOf(error, "message");
+      const data = fieldOf(error, "data");
       const text = data === undefined ? undefined : jsonText(data, maxUnits, maxDepth);
-      return { code, message, data: typeof text === "string" ? text : undefined };
+      return { code, message: typeof message === "string" ? message.slice(0, MAX_MESSAGE_UNITS) : "", data: typeof text === "string" ? text : undefined };
     }
   } catch {
     // A rejection whose fields cannot be read is not a JSON-RPC error answer.

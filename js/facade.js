@@ -73,12 +73,52 @@ export function createFacade(glue) {
     });
   }
 
-  // Calls of each instance still on the stack, and the glue's `free` of an
-  // instance freed from inside one of them (a hook or the transport calling
-  // `free()`): run when the outermost call returns, since wasm-bindgen cannot
-  // release an instance one of its own calls still borrows.
-  const active = new WeakMap();
-  const freeLater = new WeakMap();
+  // Every live instance by its wasm pointer: its class and the object the
+  // glue made (held weakly), on which every glue method then runs. A method
+  // reached with another `this` (a Proxy of an instance, such as Vue's
+  // reactive() or MobX hand back; another class's instance; a forged
+  // object) is resolved through the pointer it shows, and refused unless
+  // that is a live instance of the method's own class: the glue would
+  // otherwise read one struct's memory as another's and trap.
+  const instances = new Map();
+  const forget =
+    typeof FinalizationRegistry === "function"
+      ? new FinalizationRegistry((ptr) => {
+          if (instances.get(ptr)?.ref.deref() === undefined) instances.delete(ptr);
+        })
+      : undefined;
+
+  function pointerOf(self) {
+    try {
+      if (self === null || (typeof self !== "object" && typeof self !== "function")) return undefined;
+      const ptr = self.__wbg_ptr;
+      return typeof ptr === "number" ? ptr : undefined;
+    } catch {
+      return undefined; // a Proxy whose trap throws stands for no instance
+    }
+  }
+
+  /** `{ ptr, instance }` for the live instance of `Class` that `self` is or
+   * stands for; `null` once it was freed (the glue zeroes the pointer);
+   * `undefined` when it is none. */
+  function resolve(self, Class) {
+    const ptr = pointerOf(self);
+    if (ptr === 0) return null;
+    const entry = ptr === undefined ? undefined : instances.get(ptr);
+    const instance = entry?.ref.deref();
+    if (entry?.Class !== Class || instance === undefined || instance.__wbg_ptr !== ptr) return undefined;
+    return { ptr, instance };
+  }
+
+  // Calls of each instance still on the stack (by pointer), and the release
+  // of an instance freed from inside one of them (a hook or the transport
+  // calling `free()`): run when the outermost call returns, since
+  // wasm-bindgen cannot release an instance one of its own calls borrows.
+  const active = new Map();
+  const freeLater = new Map();
+  // Instances freed whose release waits for their calls: their methods
+  // already answer `disposed`.
+  const freeing = new Set();
 
   /** Runs `run`; a trap coming out of it stops the module (and throws why). */
   function trapping(run) {
@@ -91,63 +131,73 @@ export function createFacade(glue) {
     }
   }
 
-  const release = (self, free) => trapping(() => Reflect.apply(free, self, []));
+  function release({ ptr, instance }, free) {
+    instances.delete(ptr);
+    freeing.delete(ptr);
+    trapping(() => Reflect.apply(free, instance, []));
+  }
 
-  function call(fn, self, args) {
+  /** Calls `fn` on `self` (for an instance: `target.instance`, tracked by pointer). */
+  function call(fn, self, args, target) {
     check();
-    const tracked = self !== null && typeof self === "object";
-    if (tracked) active.set(self, (active.get(self) ?? 0) + 1);
+    const ptr = target?.ptr;
+    if (target) active.set(ptr, (active.get(ptr) ?? 0) + 1);
     let result;
     try {
-      result = trapping(() => Reflect.apply(fn, self, args));
+      result = trapping(() => Reflect.apply(fn, target ? target.instance : self, args));
     } finally {
-      if (tracked) {
-        const depth = active.get(self) - 1;
-        if (depth > 0) active.set(self, depth);
-        else active.delete(self);
-        const free = depth > 0 || stopped ? undefined : freeLater.get(self);
-        if (free) {
-          freeLater.delete(self);
-          release(self, free);
+      if (target) {
+        const depth = active.get(ptr) - 1;
+        if (depth > 0) active.set(ptr, depth);
+        else active.delete(ptr);
+        const later = depth > 0 || stopped ? undefined : freeLater.get(ptr);
+        if (later) {
+          freeLater.delete(ptr);
+          later();
         }
       }
     }
     return result instanceof Promise ? owe(result) : result;
   }
 
-  // Instances already freed: their methods answer `disposed` (a rejected
-  // promise with the draft where they return one), never the glue's
-  // "null pointer passed to rust"; free and dispose are no-ops.
-  const freed = new WeakSet();
-
-  function afterFree(key, args) {
+  /** What a method answers when it cannot run: `kind` (`disposed` after
+   * free, `invalidInput` when `this` is no live instance of its class), a
+   * rejected promise with the draft where it returns one, else thrown. */
+  function refuse(key, args, kind, detail) {
     check();
     const draftOf = DRAFT_OF[key];
-    const error = glue.__hookFailure("disposed", "", undefined, draftOf ? draftOf(args) : undefined);
+    const error = glue.__hookFailure(kind, "", detail, draftOf ? draftOf(args) : undefined);
     if (draftOf) return Promise.reject(error);
     throw error;
   }
 
-  const guard = (key, fn) =>
+  const method = (Class, key, fn) =>
     function (...args) {
-      return freed.has(this) ? afterFree(key, args) : call(fn, this, args);
+      const target = resolve(this, Class);
+      if (target === null || (target && freeing.has(target.ptr))) return refuse(key, args, "disposed");
+      if (target === undefined) {
+        return refuse(key, args, "invalidInput", `${Class.name}.${String(key)} was called on something that is not a live ${Class.name}`);
+      }
+      return call(fn, undefined, args, target);
     };
-  // free / dispose after a trap: nothing is left to release, so a no-op
-  // (cleanup code on window unload must not throw).
-  const disposing = (fn) =>
+  // dispose: a no-op once freed, after a trap (nothing is left to release:
+  // cleanup code on window unload must not throw) or on no instance.
+  const disposing = (Class, fn) =>
     function (...args) {
-      return stopped || freed.has(this) ? undefined : call(fn, this, args);
+      const target = stopped ? undefined : resolve(this, Class);
+      return target && !freeing.has(target.ptr) ? call(fn, undefined, args, target) : undefined;
     };
   // free() and `using` ([Symbol.dispose]) dispose first: what is still in
   // flight settles (outcome unknown once sent, else disposed, each with its
-  // draft) instead of being dropped with the instance.
-  const freeing = (fn, dispose) =>
+  // draft) instead of being dropped with the instance. Never throws.
+  const freeingWith = (Class, fn, dispose) =>
     function () {
-      if (stopped || freed.has(this)) return undefined;
-      freed.add(this); // from here on (also re-entrant calls from the hooks dispose runs) it answers `disposed`
-      if (dispose) call(dispose, this, []);
-      if (active.has(this)) freeLater.set(this, fn);
-      else release(this, fn);
+      const target = stopped ? undefined : resolve(this, Class);
+      if (!target || freeing.has(target.ptr)) return undefined;
+      freeing.add(target.ptr); // from here on (also re-entrant calls from the hooks dispose runs) it answers `disposed`
+      if (dispose) call(dispose, undefined, [], target);
+      if (active.has(target.ptr)) freeLater.set(target.ptr, () => release(target, fn));
+      else release(target, fn);
       return undefined;
     };
 
@@ -159,18 +209,21 @@ export function createFacade(glue) {
       if (key === "constructor" || key === "__destroy_into_raw") continue;
       const d = Object.getOwnPropertyDescriptor(proto, key);
       if (typeof d.value === "function") {
-        if (FREE.has(key)) d.value = freeing(d.value, dispose);
-        else if (key === "dispose") d.value = disposing(d.value);
-        else d.value = guard(key, d.value);
+        if (FREE.has(key)) d.value = freeingWith(Class, d.value, dispose);
+        else if (key === "dispose") d.value = disposing(Class, d.value);
+        else d.value = method(Class, key, d.value);
       }
-      if (d.get) d.get = guard(key, d.get);
-      if (d.set) d.set = guard(key, d.set);
+      if (d.get) d.get = method(Class, key, d.get);
+      if (d.set) d.set = method(Class, key, d.set);
       Object.defineProperty(proto, key, d);
     }
     return new Proxy(Class, {
       construct(target, args, newTarget) {
         check();
-        return trapping(() => Reflect.construct(target, args, newTarget));
+        const instance = trapping(() => Reflect.construct(target, args, newTarget));
+        instances.set(instance.__wbg_ptr, { Class: target, ref: new WeakRef(instance) });
+        forget?.register(instance, instance.__wbg_ptr);
+        return instance;
       },
     });
   }
@@ -179,7 +232,7 @@ export function createFacade(glue) {
   for (const [name, value] of Object.entries(glue)) {
     if (INTERNAL.has(name) || typeof value !== "function") continue;
     const isClass = /^class\b/.test(Function.prototype.toString.call(value));
-    api[name] = isClass ? wrapClass(value) : guard(name, value);
+    api[name] = isClass ? wrapClass(value) : (...args) => call(value, undefined, args);
   }
 
   async function load(source, loadDefault, compileHere) {

@@ -6,7 +6,9 @@
 export class SteeringError extends Error {
   constructor(message) {
     super(message);
-    this.name = "SteeringError";
+    // Defined, not assigned: with `Error.prototype` frozen (a hardening
+    // step) assigning the inherited read-only `name` would throw.
+    Object.defineProperty(this, "name", { __proto__: null, value: "SteeringError", writable: true, configurable: true });
   }
 }
 

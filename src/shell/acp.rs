@@ -141,13 +141,17 @@ impl AcpSteering {
         hooks: Option<AcpSendHooks>,
     ) -> Promise {
         let hooks: JsValue = hooks.map(Into::into).unwrap_or(JsValue::UNDEFINED);
+        // Read before the engine takes the message: a getter that calls back
+        // (dispose, free, connectionClosed) must run while nothing is
+        // submitted, or the message would end before its promise waits.
+        let hooks = Hooks::unconfirmed_only(&hooks);
         let original: JsValue = content.into();
         let submitted = id(&session_id, "sessionId").and_then(|session_id| {
             let content = blocks(&original)?;
             let now = now_ms();
+            // No JavaScript runs between the engine taking it and `promise`.
             self.driver.with_engine(|e| e.send(&session_id, content, now))
         });
-        let hooks = Hooks::unconfirmed_only(&hooks);
         match submitted {
             Ok(op) => self.driver.promise(op, Some(hooks), |outcome: &AcpOutcome| to_js(outcome), original),
             Err(error) => Promise::reject(&to_js_error(&error, &original)),

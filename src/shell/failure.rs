@@ -17,6 +17,12 @@ use wasm_bindgen::JsCast;
 use super::convert::to_js;
 use crate::core::SteeringError;
 
+#[wasm_bindgen(module = "/js/fields.js")]
+extern "C" {
+    #[wasm_bindgen(js_name = defineErrorFields)]
+    fn define_error_fields(error: &js_sys::Error, kind: &str, code: JsValue, data: JsValue, draft: JsValue, trace: JsValue, id: JsValue);
+}
+
 thread_local! {
     static ERROR_CLASS: RefCell<Option<Function>> = const { RefCell::new(None) };
 }
@@ -49,22 +55,17 @@ fn new_error(message: &str) -> js_sys::Error {
 pub(super) fn to_js_error(error: &SteeringError, original: &JsValue) -> JsValue {
     let report = error.to_report();
     let js_error = new_error(&report.message);
-    let target: &JsValue = js_error.as_ref();
-    // Every field through Reflect.set (a catching import): a page whose
-    // Error.prototype has a throwing `name` setter cannot unwind into wasm.
-    let fields = [
-        ("name", JsValue::from_str("SteeringError")),
-        ("kind", JsValue::from_str(report.kind)),
-        ("code", report.code.map(|c| JsValue::from_f64(c as f64)).unwrap_or(JsValue::UNDEFINED)),
-        ("data", report.data.as_ref().map(to_js).unwrap_or(JsValue::UNDEFINED)),
-        ("draft", if original.is_undefined() { to_js(&report.draft) } else { original.clone() }),
-        ("trace", to_js(&report.trace)),
-        ("clientUserMessageId", report.client_user_message_id.as_deref().map(JsValue::from_str).unwrap_or(JsValue::UNDEFINED)),
-    ];
-    for (key, value) in fields {
-        if !value.is_undefined() {
-            let _ = Reflect::set(target, &JsValue::from_str(key), &value);
-        }
-    }
+    // Every field defined in one crossing (`defineErrorFields`, never
+    // throws): a frozen Error.prototype or a setter on a shared prototype
+    // can neither unwind into wasm nor drop a field.
+    define_error_fields(
+        &js_error,
+        report.kind,
+        report.code.map(|c| JsValue::from_f64(c as f64)).unwrap_or(JsValue::UNDEFINED),
+        report.data.as_ref().map(to_js).unwrap_or(JsValue::UNDEFINED),
+        if original.is_undefined() { to_js(&report.draft) } else { original.clone() },
+        to_js(&report.trace),
+        report.client_user_message_id.as_deref().map(JsValue::from_str).unwrap_or(JsValue::UNDEFINED),
+    );
     js_error.into()
 }

@@ -1,11 +1,19 @@
 //! Reading the plain option objects JavaScript passes in: fields, callbacks,
 //! timeouts and the stream role. One place for all three entry points.
-//! Fields are read with `Reflect.get` (a caught import): a throwing getter
-//! or Proxy trap reads as absent; values are read through the front door.
+//! Fields are read by `fieldOf` (`js/fields.js`, never throws): a throwing
+//! getter or Proxy trap reads as absent, and so does a field only a shared
+//! built-in prototype has (`Object.prototype.allowPromptHandoff = true`
+//! turns nothing on); values are read through the front door.
 
-use js_sys::{Function, Reflect};
+use js_sys::Function;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
+
+#[wasm_bindgen(module = "/js/fields.js")]
+extern "C" {
+    #[wasm_bindgen(js_name = fieldOf)]
+    fn field_of(object: &JsValue, key: &str) -> JsValue;
+}
 
 use super::boundary::{read_typed, MAX_ARGUMENT_UNITS};
 use crate::core::timeouts::MAX_TIMEOUT_MS;
@@ -16,7 +24,7 @@ pub(crate) fn field(object: &JsValue, key: &str) -> JsValue {
     if !object.is_object() && !object.is_function() {
         return JsValue::UNDEFINED;
     }
-    Reflect::get(object, &JsValue::from_str(key)).unwrap_or(JsValue::UNDEFINED)
+    field_of(object, key)
 }
 
 /// Reads an optional function field (`typeof` check: no `instanceof`, no trap).

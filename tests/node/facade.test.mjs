@@ -9,15 +9,17 @@ import { SteeringError } from "../../js/steering-error.js";
 
 function fakeGlue({ loadFails = [] } = {}) {
   const state = { loads: 0, panicListener: undefined, errorClass: undefined, freed: 0 };
+  let nextPtr = 8;
+  // Like wasm-bindgen's classes: a pointer the glue zeroes when freed.
   class Engine {
-    constructor(options) { this.options = options; }
+    constructor(options) { this.options = options; this.__wbg_ptr = (nextPtr += 8); }
     ping() { return "pong"; }
     later() { return new Promise(() => {}); } // an answer the module never gives
     trap() { throw new WebAssembly.RuntimeError("unreachable"); }
     overflow() { throw new RangeError("Maximum call stack size exceeded"); }
     fails() { throw new TypeError("bad argument"); }
     get size() { return 3; }
-    free() { state.freed += 1; }
+    free() { state.freed += 1; this.__wbg_ptr = 0; }
     [Symbol.dispose]() { this.free(); }
   }
   const glue = {
@@ -33,6 +35,7 @@ function fakeGlue({ loadFails = [] } = {}) {
     },
     __setPanicListener: (fn) => { state.panicListener = fn; },
     __setErrorClass: (cls) => { state.errorClass = cls; },
+    __hookFailure: (kind, method, detail) => Object.assign(new Error(detail ?? kind), { name: "SteeringError", kind }),
   };
   return { glue, state };
 }
@@ -49,7 +52,7 @@ test("before init() every class and function throws 'call `await init()` first'"
 test("internal exports stay out of the API; classes keep instanceof and getters", async () => {
   const { glue, state } = fakeGlue();
   const api = createFacade(glue);
-  assert.deepEqual(Object.keys(api).sort(), ["Engine", "init", "ready", "version"]);
+  assert.deepEqual(Object.keys(api).sort(), ["Engine", "__hookFailure", "init", "ready", "version"]);
   assert.throws(() => api.ready(), /call `await init\(\)` first/, "ready() throws what any call would");
   await api.init(undefined, () => "bytes");
   api.ready();

@@ -75,3 +75,28 @@ test("requestOptions go with turn/steer only, by identity; without them request 
   assert.deepEqual(calls.map((c) => c.arity), [2, 2]);
   steering.free();
 });
+
+// AcpSteering.send reads `hooks.unconfirmed` before the engine takes the
+// message: a getter there that calls back into the engine runs while
+// nothing is submitted, so the send still settles with its draft.
+for (const what of ["dispose", "connectionClosed", "sessionReplaced", "free"]) {
+  test(`an ACP hooks.unconfirmed getter calling ${what}() still settles the send with its draft`, async () => {
+    const request = (m) => (m === "_session/steering" ? Promise.resolve({ outcome: "injected" }) : Promise.reject({ code: -32601, message: "no" }));
+    const acp = new api.AcpSteering({ request, initialize: { _meta: { steering: { supported: true } } }, timeouts: { requestMs: 300 } });
+    acp.promptSent("s");
+    const draft = input();
+    const hooks = {
+      get unconfirmed() {
+        if (what === "free") acp.free();
+        else acp[what]("s");
+        return () => {};
+      },
+    };
+    const pending = new Promise((r) => setTimeout(() => r("still pending"), 2000));
+    const settled = await Promise.race([acp.send("s", draft, hooks).then((v) => ({ v }), (e) => ({ e })), pending]);
+    assert.notEqual(settled, "still pending", "the send never settled: the draft is lost");
+    assert.ok(api.isSteeringError(settled.e), String(settled.e));
+    assert.equal(settled.e.draft, draft);
+    acp.free();
+  });
+}

@@ -1,0 +1,72 @@
+// Reading and writing fields of objects the page hands in, so that writes
+// to the shared built-in prototypes (prototype pollution:
+// `Object.prototype.clientUserMessageId = "x"`, a setter for `kind`, a
+// frozen `Error.prototype`) change nothing the engine reads or returns.
+// The built-ins used here are captured when the module loads.
+
+const { hasOwnProperty } = Object.prototype;
+const { apply, getPrototypeOf, defineProperty } = Reflect;
+
+/** Prototypes every object of the page shares: a field found only there is no field. */
+const SHARED = [Object.prototype, Function.prototype, Array.prototype, Error.prototype];
+
+/**
+ * True when `key` is the object's own or comes from its own classes (a
+ * getter of a transport's error class counts), not from a shared built-in
+ * prototype. May throw (a Proxy trap): callers read under try/catch.
+ */
+export function hasField(object, key) {
+  for (let o = object; o !== null && o !== undefined; o = getPrototypeOf(o)) {
+    if (SHARED.includes(o)) return false;
+    if (apply(hasOwnProperty, o, [key])) return true;
+  }
+  return false;
+}
+
+/**
+ * `object[key]` when `object` is an object or function that has the field
+ * (see `hasField`), else `undefined`. Never throws: a throwing getter or
+ * Proxy trap reads as absent.
+ *
+ * ```js
+ * Object.prototype.allowPromptHandoff = true;
+ * fieldOf({}, "allowPromptHandoff"); // undefined
+ * ```
+ */
+export function fieldOf(object, key) {
+  try {
+    if (object === null || (typeof object !== "object" && typeof object !== "function")) return undefined;
+    return hasField(object, key) ? object[key] : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Defines `key` as an own data property of `target` (defined, not assigned:
+ * a read-only inherited `name` or a setter on a shared prototype cannot
+ * drop or catch it); `undefined` values are left out. Never throws.
+ */
+export function defineField(target, key, value, enumerable = true) {
+  if (value === undefined) return;
+  try {
+    defineProperty(target, key, { __proto__: null, value, writable: true, configurable: true, enumerable });
+  } catch {
+    // A non-extensible target keeps what it has.
+  }
+}
+
+/**
+ * Puts a SteeringError's fields on `error` (one crossing from wasm):
+ * `name`, `kind`, `code`, `data`, `draft`, `trace`, `clientUserMessageId`.
+ * Never throws.
+ */
+export function defineErrorFields(error, kind, code, data, draft, trace, clientUserMessageId) {
+  defineField(error, "name", "SteeringError", false);
+  defineField(error, "kind", kind);
+  defineField(error, "code", code);
+  defineField(error, "data", data);
+  defineField(error, "draft", draft);
+  defineField(error, "trace", trace);
+  defineField(error, "clientUserMessageId", clientUserMessageId);
+}
