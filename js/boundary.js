@@ -85,9 +85,8 @@ function writeObject(object, state, keys) {
 }
 
 function write(value, state, keys, key) {
-  if (value !== null && typeof value === "object" && typeof value.toJSON === "function") {
-    value = value.toJSON(key);
-  }
+  const toJSON = value !== null && typeof value === "object" ? fieldOf(value, "toJSON") : undefined;
+  if (typeof toJSON === "function") value = Reflect.apply(toJSON, value, [key]);
   switch (typeof value) {
     case "string":
       return writeString(value, state);

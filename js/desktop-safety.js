@@ -3,6 +3,7 @@
 // absent, a call that throws becomes `{ threw }`, and every wait ends by a
 // bound or on dispose().
 import { api } from "./api.js";
+import { fieldOf } from "./fields.js";
 
 /** Longest id accepted (the engine's `MAX_ID_UNITS`). */
 const MAX_ID_UNITS = 4096;
@@ -16,15 +17,8 @@ export function report(what, error) {
   }
 }
 
-/** `object[key]`, or undefined when absent, not an object, or unreadable. */
-export function field(object, key) {
-  if ((typeof object !== "object" || object === null) && typeof object !== "function") return undefined;
-  try {
-    return object[key];
-  } catch {
-    return undefined;
-  }
-}
+/** `object[key]`, or undefined when absent, not an object, unreadable, or only on a shared built-in prototype (`fields.js`). */
+export const field = fieldOf;
 
 /** A function field, or undefined. */
 export function method(object, key) {
@@ -99,7 +93,7 @@ export function bounded(called, ms, cancel) {
 /** A rejection this package made (passed through unchanged). */
 export function isSteeringError(error) {
   try {
-    return typeof error === "object" && error !== null && error.name === "SteeringError";
+    return typeof error === "object" && error !== null && fieldOf(error, "name") === "SteeringError";
   } catch {
     return false;
   }

@@ -9,6 +9,7 @@
 // RangeError thrown out of any call, and the module's panic listener, which
 // the Rust panic hook calls just before trapping (also inside async tasks).
 import { SteeringError } from "./steering-error.js";
+import { fieldOf as field } from "./fields.js";
 
 const INTERNAL = new Set(["default", "initSync", "start", "__setPanicListener", "__setErrorClass"]);
 const FREE = new Set(["free", Symbol.dispose]);
@@ -20,14 +21,6 @@ const DRAFT_OF = {
   replace: (args) => args[2],
   revoke: () => undefined,
 };
-
-function field(object, key) {
-  try {
-    return object !== null && typeof object === "object" ? object[key] : undefined;
-  } catch {
-    return undefined;
-  }
-}
 
 const isTrap = (e) =>
   e instanceof WebAssembly.RuntimeError || (e instanceof RangeError && /call stack/i.test(e.message));
@@ -137,6 +130,21 @@ export function createFacade(glue) {
     trapping(() => Reflect.apply(free, instance, []));
   }
 
+  // An instance that owes a promise is held (strongly) until the promise
+  // settles: an app that keeps only the promise still gets its answer
+  // within the bound, instead of the collector freeing the instance (and
+  // with it the promise's waiter and timer) while the promise is pending.
+  const owing = new Map();
+  function holdUntilSettled(instance, promise) {
+    owing.set(instance, (owing.get(instance) ?? 0) + 1);
+    const settled = () => {
+      const left = owing.get(instance) - 1;
+      if (left > 0) owing.set(instance, left);
+      else owing.delete(instance);
+    };
+    promise.then(settled, settled);
+  }
+
   /** Calls `fn` on `self` (for an instance: `target.instance`, tracked by pointer). */
   function call(fn, self, args, target) {
     check();
@@ -157,7 +165,9 @@ export function createFacade(glue) {
         }
       }
     }
-    return result instanceof Promise ? owe(result) : result;
+    if (!(result instanceof Promise)) return result;
+    if (target) holdUntilSettled(target.instance, result);
+    return owe(result);
   }
 
   /** What a method answers when it cannot run: `kind` (`disposed` after

@@ -23,10 +23,18 @@ export function hasField(object, key) {
   return false;
 }
 
+/** True when some shared built-in prototype has `key` (polluted, or a built-in name such as `message`). */
+function shadowed(key) {
+  for (const proto of SHARED) if (apply(hasOwnProperty, proto, [key])) return true;
+  return false;
+}
+
 /**
- * `object[key]` when `object` is an object or function that has the field
- * (see `hasField`), else `undefined`. Never throws: a throwing getter or
- * Proxy trap reads as absent.
+ * `object[key]` when `object` is an object or function, else `undefined`;
+ * when a shared built-in prototype has `key` too (see `SHARED`), only a
+ * field the object has before reaching it counts (`hasField`): otherwise a
+ * plain read, so a Proxy answering from its `get` trap still works. Never
+ * throws: a throwing getter or Proxy trap reads as absent.
  *
  * ```js
  * Object.prototype.allowPromptHandoff = true;
@@ -36,7 +44,7 @@ export function hasField(object, key) {
 export function fieldOf(object, key) {
   try {
     if (object === null || (typeof object !== "object" && typeof object !== "function")) return undefined;
-    return hasField(object, key) ? object[key] : undefined;
+    return !shadowed(key) || hasField(object, key) ? object[key] : undefined;
   } catch {
     return undefined;
   }

@@ -182,3 +182,88 @@ fn quiet_sessions_told_on_close_are_bounded_to_the_newest() {
     let told = run(&mut e, 0, silent).actions.iter().filter(|a| matches!(a, Action::Changed { .. })).count();
     assert_eq!(told, renderer_steering::core::acp::MAX_QUIET_TOLD);
 }
+
+/// Found by a review (session 10): the composer was told `unavailable` with
+/// the accepted inject still listed, before the session was forgotten.
+#[test]
+fn closing_input_reports_no_pending_inject_it_no_longer_holds() {
+    for close in [AcpEngine::connection_closed as fn(&mut AcpEngine), AcpEngine::dispose] {
+        let mut e = engine(json!({ "agentCapabilities": { "session": { "inject": { "modes": ["queue", "steer"] } } } }), false);
+        e.prompt_sent("s");
+        e.send("s", text("a"), 0).unwrap();
+        let _ = run(&mut e, 0, |m, _| (m == "session/inject").then(|| HostAnswer::Result(json!({ "messageId": "inj-1" }).into())));
+        assert_eq!(e.composer("s").pending_injects, ["inj-1"]);
+        close(&mut e);
+        let told: Vec<_> = run(&mut e, 0, silent)
+            .actions
+            .into_iter()
+            .filter_map(|a| match a {
+                Action::Changed { state, .. } => Some(state),
+                _ => None,
+            })
+            .collect();
+        let last = told.last().expect("told");
+        assert_eq!((last.mode, last.pending_injects.clone()), (InputMode::Unavailable, e.composer("s").pending_injects));
+    }
+}
+
+// Found by a review of the fixes above (session 10): a failed `initialize`
+// after a close must not forget the sessions owed an "input open" notice.
+
+/// connection closed -> reconnect: initialize fails once, then succeeds.
+/// The composer told `unavailable` on close must be told it is open again.
+#[test]
+fn a_failed_reinitialize_does_not_forget_sessions_told_unavailable_on_close() {
+    let mut e = ext_agent();
+    e.prompt_sent("s");
+    e.prompt_answered("s", &json!({ "stopReason": "end_turn" }).into(), 0);
+    let _ = run(&mut e, 0, silent);
+    e.connection_closed();
+    let closed = run(&mut e, 0, silent);
+    assert_eq!(changed_modes(&closed.actions, "s"), [InputMode::Unavailable]);
+    // Reconnect: the first initialize fails, the second succeeds.
+    e.initializing();
+    e.initialize_failed();
+    let _ = run(&mut e, 0, silent);
+    e.initialized(&json!({ "_meta": { "steering": { "supported": true } }, "agentCapabilities": {} }).into(), 0);
+    let reopened = run(&mut e, 0, silent);
+    assert_eq!(e.composer("s").mode, InputMode::Idle);
+    assert_eq!(changed_modes(&reopened.actions, "s"), [InputMode::Idle], "last told `unavailable`: it must be told input is open again");
+}
+
+/// Control: without the failed initialize in between, the reopen is told.
+#[test]
+fn control_reinitialize_tells_sessions_told_unavailable_on_close() {
+    let mut e = ext_agent();
+    e.prompt_sent("s");
+    e.prompt_answered("s", &json!({ "stopReason": "end_turn" }).into(), 0);
+    let _ = run(&mut e, 0, silent);
+    e.connection_closed();
+    let _ = run(&mut e, 0, silent);
+    e.initializing();
+    e.initialized(&json!({ "_meta": { "steering": { "supported": true } }, "agentCapabilities": {} }).into(), 0);
+    let reopened = run(&mut e, 0, silent);
+    assert_eq!(changed_modes(&reopened.actions, "s"), [InputMode::Idle]);
+}
+
+/// A session whose turn ran when the connection closed (told `unavailable`,
+/// remembered in `told_closed`); the reconnect's `initialize` fails twice,
+/// then succeeds: the composer must be told input is open again.
+#[test]
+fn two_failed_reinitializes_do_not_forget_a_running_session_told_unavailable_on_close() {
+    let mut e = ext_agent();
+    e.prompt_sent("s");
+    let _ = run(&mut e, 0, silent);
+    e.connection_closed();
+    let closed = run(&mut e, 0, silent);
+    assert_eq!(changed_modes(&closed.actions, "s"), [InputMode::Unavailable]);
+    for _ in 0..2 {
+        e.initializing();
+        e.initialize_failed();
+        let _ = run(&mut e, 0, silent);
+    }
+    e.initialized(&json!({ "_meta": { "steering": { "supported": true } }, "agentCapabilities": {} }).into(), 0);
+    let reopened = run(&mut e, 0, silent);
+    assert_eq!(e.composer("s").mode, InputMode::Idle);
+    assert_eq!(changed_modes(&reopened.actions, "s"), [InputMode::Idle], "last told `unavailable`");
+}

@@ -17,6 +17,7 @@ before(() => {
 function run(pollute, body) {
   const src = `
     const api = await import(${JSON.stringify(entry)}); await api.init();
+    const { RequestManager } = await import(${JSON.stringify(new URL("./fake-manager.mjs", import.meta.url).href)});
     ${pollute}
     const sent = [];
     const input = () => [{ type: "text", text: "use pnpm" }];
@@ -95,3 +96,46 @@ for (const [name, pollute] of [
     assert.deepEqual(result.invalid, ["invalidInput", true, 42]);
   });
 }
+
+test("Object.prototype.toJSON does not replace the words that are sent", () => {
+  const result = run(
+    `Object.defineProperty(Object.prototype, "toJSON", { value() { return Array.isArray(this) || this.type !== "text" ? this : { type: "text", text: "rm -rf" }; }, configurable: true, writable: true });`,
+    `
+    const params = [];
+    const s = new api.CodexhostSteering({ request: (m, p) => { sent.push(m); params.push(p);
+      return m === "codexhost/thread/steering/inspect" ? Promise.resolve({ delivery: "activeTurn" }) : Promise.resolve({ turnId: "turn-1" }); } });
+    await s.steer({ threadId: "t", expectedTurnId: "turn-1", input: input() });
+    console.log(JSON.stringify({ text: params[sent.indexOf("turn/steer")].input[0].text }));
+  `,
+  );
+  assert.equal(result.text, "use pnpm");
+});
+
+test("desktop hook: Object.prototype.id does not become every newTurn steer's clientUserMessageId", () => {
+  const result = run(`Object.prototype.id = "polluted";`, `
+    const answers = { "codexhost/thread/steering/inspect": { delivery: "newTurn" }, "turn/steer": { turnId: "turn-2" }, "turn/start": { turn: { id: "turn-3" } } };
+    const manager = new RequestManager(answers);
+    api.installDesktopSteering(manager);
+    const restore = () => ({ context: { collaborationMode: "pair", commentAttachments: [] }, cwd: "/repo" });
+    await manager.steerTurn("t", [{ type: "text", text: "first" }], restore(), "fast");
+    await manager.steerTurn("t", [{ type: "text", text: "second, different" }], restore(), "fast");
+    console.log(JSON.stringify({ ids: manager.sent.filter((s) => s.method === "turn/steer").map((s) => s.params.clientUserMessageId) }));
+  `);
+  assert.equal(result.ids.length, 2);
+  assert.notEqual(result.ids[0], result.ids[1], "two messages under one id: a deduplicating host drops the second");
+});
+
+// Without pollution a plain read: a Proxy answering from its `get` trap
+// (a mock, a forwarding config object) still works.
+test("hooks and options given as Proxies with only a get trap still work", () => {
+  const result = run(``, `
+    let presented = false;
+    const request = ${inspectThen(`Promise.resolve({ turnId: "turn-1" })`)};
+    const options = new Proxy({}, { get: (_, k) => (k === "request" ? request : undefined) });
+    const hooks = new Proxy({}, { get: (_, k) => (k === "present" ? () => { presented = true; } : undefined) });
+    const s = new api.CodexhostSteering(options);
+    const outcome = await s.steer({ threadId: "t", expectedTurnId: "turn-1", input: input() }, hooks);
+    console.log(JSON.stringify({ presented, turnId: outcome.turnId }));
+  `);
+  assert.deepEqual(result, { presented: true, turnId: "turn-1" });
+});

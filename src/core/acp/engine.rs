@@ -383,9 +383,7 @@ impl Dialect for Acp {
     fn on_dispose(engine: &mut AcpEngine) {
         // Every composer told is told it is `unavailable` now.
         engine.touch_every_told();
-        engine.fail_all(|sent_by| Failure::ended_before_answer(sent_by, Failure::disposed(), "disposed before the answer"));
-        engine.dialect.sessions.clear();
-        engine.dialect.closed_order.clear();
+        engine.close_input(|sent_by| Failure::ended_before_answer(sent_by, Failure::disposed(), "disposed before the answer"));
     }
 
     /// Sessions with state (a closed session's marker is not state held for

@@ -105,8 +105,13 @@ impl AcpEngine {
         if self.dialect.caps.is_none() {
             // Composers told `queue` meanwhile are told `unavailable`, and
             // told again when a later `initialize` answer opens input.
-            self.dialect.told_closed = self.touch_every_told();
-            self.fail_all(|_| Failure::unavailable());
+            // Added to, not replaced: a session told at an earlier close or
+            // failed attempt (now quiet, so no longer shown) is still owed it.
+            let told = self.touch_every_told();
+            self.dialect.told_closed.extend(told);
+            self.dialect.told_closed.sort_unstable();
+            self.dialect.told_closed.dedup();
+            self.close_input(|_| Failure::unavailable());
         }
     }
 
@@ -257,21 +262,24 @@ impl AcpEngine {
         let cause = "the connection closed before the answer";
         // Every composer told is told `unavailable`, and told again on reconnect.
         let shown = self.touch_every_told();
-        self.fail_all(|sent_by| Failure::ended_before_answer(sent_by, Failure::unavailable(), cause));
-        self.dialect.sessions.clear();
-        self.dialect.closed_order.clear();
+        self.close_input(|sent_by| Failure::ended_before_answer(sent_by, Failure::unavailable(), cause));
         self.dialect.told_closed = shown;
     }
 
-    /// Ends every op (connection closed, dispose), each failing with
-    /// `failure` for the method that wrote its message (`None`: not written).
-    pub(super) fn fail_all(&mut self, failure: impl Fn(Option<&'static str>) -> Failure) {
+    /// Input closes (connection closed, dispose, `initialize` failed): every
+    /// op ends, each failing with `failure` for the method that wrote its
+    /// message (`None`: not written); sessions are forgotten, and only then
+    /// are the composers told (no state is reported that is already gone,
+    /// such as an accepted inject's id).
+    pub(super) fn close_input(&mut self, failure: impl Fn(Option<&'static str>) -> Failure) {
         // In op order, as `take_ops` hands them over.
         let written: Vec<Option<&'static str>> = self.ops.iter().map(|(id, o)| self.written_by(*id, o.stage.sent_by())).collect();
         for ((op_id, op), sent_by) in self.take_ops().into_iter().zip(written) {
             self.dialect.touched.insert(op.session_id.clone());
             self.fail_op(op_id, op, failure(sent_by));
         }
+        self.dialect.sessions.clear();
+        self.dialect.closed_order.clear();
         self.flush_changes();
     }
 
