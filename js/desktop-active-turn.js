@@ -1,23 +1,29 @@
-// The activeTurn path of the desktop hook: the desktop's own `steerTurn`
-// runs, and the one `turn/steer` it sends for this steer (and no other) is
-// tagged `codexhostSteerDelivery: "activeTurn"` by the hook's `sendRequest`.
+// The official and activeTurn paths of the desktop hook: the desktop's own
+// `steerTurn` runs, and the one `turn/steer` it sends for this steer (and no
+// other) is recognised by the hook's `sendRequest`: tagged
+// `codexhostSteerDelivery: "activeTurn"` on the activeTurn path, left
+// untouched on the official one. Both are bounded and classified alike.
 // `hook` is the installed hook (`desktop.js`).
 import { attempt, fail, field, id, isSteeringError } from "./desktop-safety.js";
 
 /**
- * Runs the desktop's own steer for an activeTurn decision, bounded by the
- * steer bound. Once its tagged `turn/steer` has left, a failure that is
- * not the host's JSON-RPC error answer is `outcomeUnknown` (with the id
- * that was sent), never the plain error; before it left, and for the
- * host's own refusal, the desktop's failure comes back unchanged.
+ * Runs the desktop's own steer for an official or activeTurn decision
+ * (`tag`: "activeTurn", or undefined for official: sent untouched), bounded
+ * by the steer bound. Once its `turn/steer` has left, a failure that is not
+ * the host's JSON-RPC error answer is `outcomeUnknown` (with the id that
+ * was sent), never the plain error; before it left, and for the host's own
+ * refusal, the desktop's failure comes back unchanged.
  */
-export async function activeTurn(hook, self, args, threadId) {
+export async function ownSteer(hook, self, args, threadId, tag) {
   const input = args[1];
   // What its turn/steer is recognised by: the message id the desktop was
   // given (the argument, else restoreMessage.id) or the input array itself.
-  const steer = { threadId, ids: [id(args[5]), id(field(args[2], "id"))].filter((v) => v !== undefined), input, sent: false, sentId: undefined };
+  const steer = { threadId, tag, ids: [id(args[5]), id(field(args[2], "id"))].filter((v) => v !== undefined), input, sent: false, sentId: undefined };
   hook.activeSteers.add(steer);
-  const forget = () => hook.activeSteers.delete(steer);
+  const forget = () => {
+    hook.activeSteers.delete(steer);
+    hook.restoreWhenIdle(); // a disposed hook's layer goes once no late turn/steer can come
+  };
   const called = attempt(hook.originalSteer, self, args);
   // Kept until the desktop's own steerTurn settles, not only while we wait:
   // a turn/steer it sends after our bound is still this steer's, still tagged.
@@ -45,21 +51,26 @@ export async function activeTurn(hook, self, args, threadId) {
 }
 
 /**
- * The tag for a `turn/steer` the desktop sends: "activeTurn" only when it
- * carries the id, or the very input, of an activeTurn steer of its thread
- * (then that steer counts as sent); undefined for any other steer.
+ * The tag for a `turn/steer` the desktop sends: the steer it belongs to (by
+ * the id, or the very input, of an official or activeTurn steer of its
+ * thread) counts as sent, and its tag is returned ("activeTurn", or
+ * undefined for official); undefined for any other steer. Of several
+ * matches (a retry with the same id while the first attempt's steerTurn is
+ * still out) the newest not yet sent is the one.
  */
 export function activeTag(hook, threadId, params) {
   if (hook.activeSteers.size === 0) return undefined;
   const sentId = id(field(params, "clientUserMessageId"));
   const input = field(params, "input");
+  let match;
   for (const steer of hook.activeSteers) {
     if (steer.threadId !== threadId) continue;
     if ((sentId !== undefined && steer.ids.includes(sentId)) || (input !== undefined && input === steer.input)) {
-      steer.sent = true;
-      steer.sentId = sentId ?? steer.sentId;
-      return "activeTurn";
+      if (match === undefined || !steer.sent || match.sent) match = steer;
     }
   }
-  return undefined;
+  if (match === undefined) return undefined;
+  match.sent = true;
+  match.sentId = sentId ?? match.sentId;
+  return match.tag;
 }

@@ -170,7 +170,8 @@ async function outcome(hook, route, called, input) {
  */
 export function releaseRoute(hook, route) {
   if (route.startOut || !route.finished) return;
-  if (route.startResolved && !route.sent && !hook.disposed) return;
+  // Its one turn/start has not come (sent or refused): it may still.
+  if (route.startResolved && !route.sent && !route.startSeen && !hook.disposed) return;
   if (hook.routes.get(route.key) === route) hook.routes.delete(route.key);
   route.release();
   hook.restoreWhenIdle();
@@ -226,37 +227,47 @@ async function resumeFollowUps(hook, threadId, pausedBefore) {
 }
 
 /**
- * The one `turn/start` a route lets leave: as a tagged `turn/steer`, whose
- * `{ turnId }` answer comes back as `{ turn }` (the shape the desktop's own
- * `turn/start` resolves with), or plain when no turn was running. Any other
- * `turn/start` of the route is refused: a second one, or one that comes
- * after the steer was reported as failed.
+ * The one request a route lets leave carrying its message (`name`):
+ * its `turn/start` as a tagged `turn/steer`, whose `{ turnId }` answer
+ * comes back as `{ turn }` (the shape the desktop's own `turn/start`
+ * resolves with), or plain when no turn was running (its answer untouched,
+ * and it decides the steer's result); or the desktop's own `turn/steer`
+ * when its `startTurn` handed the submission to its `steerTurn` (unchanged,
+ * its answer untouched). Any other request of the route is
+ * refused: a second one, or one that comes after the steer was reported as
+ * failed.
  */
-export async function startRouted(hook, params, options, route) {
+export async function startRouted(hook, name, params, options, route) {
   const input = field(params, "input");
   const { messageId } = route;
-  if (route.sent) throw fail("outcomeUnknown", "turn/steer", "it already left once; a second turn/start is not sent", input, messageId);
+  if (route.sent) throw fail("outcomeUnknown", "turn/steer", `it already left once; a second ${name} is not sent`, input, messageId);
+  // Its one request came: once refused, the route need not wait for it any more.
+  route.startSeen = true;
   // The steer already failed (timeout, or its bound is used up) or the hook is gone: nothing is sent.
   if (route.abandoned === "timeout" || (!route.abandoned && performance.now() >= route.deadline)) {
+    releaseRoute(hook, route);
     throw fail("timeout", "startTurn", hook.steerMs, input, messageId);
   }
-  if (hook.disposed || route.abandoned) throw fail("disposed", "", undefined, input, messageId);
+  if (hook.disposed || route.abandoned) {
+    releaseRoute(hook, route);
+    throw fail("disposed", "", undefined, input, messageId);
+  }
   route.sent = true;
-  if (route.expectedTurnId === undefined) {
-    // The turn had ended: the desktop's own turn/start, its answer untouched.
+  if (name === "turn/start" && route.expectedTurnId === undefined) {
+    // The turn had ended: the desktop's own turn/start, its answer untouched;
+    // the answer (or its bound) decides the steer's result.
     const called = attempt(hook.originalSend, hook.manager, ["turn/start", params, options]);
     route.sent = !("threw" in called);
     if ("threw" in called) throw called.threw;
-    route.finish({ kind: "ok" });
+    new Promise((settle) => settle(called.value)).then(
+      () => route.finish({ kind: "ok" }),
+      (error) => route.finish({ kind: "error", error: fail("answered", "turn/start", error, input, messageId) }),
+    );
     return called.value;
   }
-  const steer = {};
-  for (const key of ["threadId", "input", "clientUserMessageId", "additionalContext", "responsesapiClientMetadata"]) {
-    const value = field(params, key);
-    if (value !== undefined && value !== null) steer[key] = value;
-  }
-  steer.expectedTurnId = route.expectedTurnId;
-  steer.codexhostSteerDelivery = "newTurn";
+  // The desktop's own turn/steer passes unchanged (the spec: every request
+  // but the newTurn's turn/start); only its answer is followed.
+  const steer = name === "turn/steer" ? params : rewritten(params, route);
   const called = attempt(hook.originalSend, hook.manager, ["turn/steer", steer, options]);
   // Thrown synchronously: nothing was written.
   if ("threw" in called) {
@@ -278,5 +289,18 @@ export async function startRouted(hook, params, options, route) {
     throw failed(fail("outcomeUnknown", "turn/steer", "the answer has no turnId", input, messageId));
   }
   route.finish({ kind: "ok" });
+  if (name === "turn/steer") return waited.value;
   return { turn: { id: turnId, status: "inProgress", items: [], error: null } };
+}
+
+/** The newTurn's `turn/start` as the `turn/steer` it becomes (into the turn that ran at the decision, tagged `newTurn`). */
+function rewritten(params, route) {
+  const steer = {};
+  for (const key of ["threadId", "input", "clientUserMessageId", "additionalContext", "responsesapiClientMetadata"]) {
+    const value = field(params, key);
+    if (value !== undefined && value !== null) steer[key] = value;
+  }
+  steer.expectedTurnId = route.expectedTurnId;
+  steer.codexhostSteerDelivery = "newTurn";
+  return steer;
 }

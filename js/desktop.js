@@ -17,7 +17,7 @@
 import { api } from "./api.js";
 import { attempt, bounded, busy, canceller, define, describe, fail, field, HOOK_MARK, id, isSteeringError, method, report, routeKey } from "./desktop-safety.js";
 import { newTurn, releaseRoute, startRouted } from "./desktop-new-turn.js";
-import { activeTag, activeTurn } from "./desktop-active-turn.js";
+import { activeTag, ownSteer } from "./desktop-active-turn.js";
 
 /** The handle `installDesktopSteering` returns. */
 export class DesktopSteering {
@@ -202,8 +202,9 @@ class Hook {
     return undefined;
   }
 
+  /** Once disposed: takes the layer away when no route is open and no desktop steerTurn is out (its late turn/steer stays tagged). */
   restoreWhenIdle() {
-    if (this.disposed && this.routes.size === 0) this.removeFromLayer("sendRequest", true);
+    if (this.disposed && this.routes.size === 0 && this.activeSteers.size === 0) this.removeFromLayer("sendRequest", true);
   }
 
   /** Waits on the app or the host: at most the steer bound, or until `deadline` (a `performance.now()` time) when given. */
@@ -285,29 +286,33 @@ class Hook {
       if (isSteeringError(error)) define(error, "draft", input);
       throw error;
     }
-    if (this.isFollower(threadId) || delivery === "official") {
-      // The desktop's own steer (also when the role changed while inspect
-      // was out, or after dispose), its result untouched; the thread stays
-      // in flight until it settles, at most the steer bound.
+    if (this.isFollower(threadId)) {
+      // The desktop's own steer (the role changed while inspect was out),
+      // its result untouched; the thread stays in flight until it settles,
+      // at most the steer bound.
       const own = attempt(this.originalSteer, self, args);
       if ("threw" in own) throw own.threw;
       this.wait(own).then(lane.release);
       return own.value;
     }
     // Disposed while the inspect was out: nothing but the inspect has left.
-    if (this.disposed || (delivery !== "newTurn" && delivery !== "activeTurn")) throw fail("disposed", "", undefined, input);
+    if (this.disposed || !["official", "activeTurn", "newTurn"].includes(delivery)) throw fail("disposed", "", undefined, input);
     if (delivery === "newTurn") return newTurn(this, threadId, args);
-    return activeTurn(this, self, args, threadId);
+    // official: its turn/steer untouched; activeTurn: tagged. Both bounded.
+    return ownSteer(this, self, args, threadId, delivery === "activeTurn" ? "activeTurn" : undefined);
   }
 
   /** The wrapped `sendRequest`: tags the desktop's own steer, rewrites a newTurn's start. */
   sendRequest(self, args) {
     const [name, params] = args;
     const threadId = id(field(params, "threadId")) ?? "";
-    if (name === "turn/start") {
+    if (name === "turn/start" || name === "turn/steer") {
+      // The one request a newTurn route lets leave carrying its message:
+      // its turn/start, or the desktop's own turn/steer when its startTurn
+      // hands the submission to its steerTurn.
       const messageId = id(field(params, "clientUserMessageId")) ?? "";
       const route = this.routes.get(routeKey(threadId, messageId));
-      if (route) return startRouted(this, params, args[2], route);
+      if (route) return startRouted(this, name, params, args[2], route);
     }
     if (name === "turn/steer") {
       const tag = activeTag(this, threadId, params);

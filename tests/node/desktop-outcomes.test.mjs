@@ -1,0 +1,196 @@
+// The desktop hook's outcomes as an adversarial review found them wrong
+// (session 10), each case failing before its fix: a same-id retry's lost
+// answer after an earlier outcomeUnknown; a startTurn that hands the
+// submission to the desktop's own steerTurn (lost answer, accepted answer);
+// a refused plain turn/start of an ended turn; a route stuck after its late
+// turn/start was refused; a late activeTurn turn/steer after dispose; the
+// official path bounded and classified like activeTurn. The packed package.
+import { test, before } from "node:test";
+import assert from "node:assert/strict";
+import { packAndInstall } from "./pack.mjs";
+import { RequestManager } from "./fake-manager.mjs";
+
+let api;
+before(async () => {
+  api = await import(packAndInstall().entry);
+  await api.init();
+});
+
+const answers = (delivery) => ({
+  "codexhost/thread/steering/inspect": { delivery },
+  "turn/steer": { turnId: "turn-2" },
+  "turn/start": { turn: { id: "turn-3" } },
+});
+const settle = (promise) => Promise.resolve(promise).then((value) => ({ value }), (error) => ({ error }));
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+const text = (t) => [{ type: "text", text: t }];
+const count = (m, method) => m.sent.filter((s) => s.method === method).length;
+const wire = (m) => m.sent.map((s) => `${s.method} ${s.params?.clientUserMessageId ?? ""}`.trim());
+
+// ---- active-retry
+test("activeTurn same-id retry after outcomeUnknown: a lost answer of the retry's turn/steer must be outcomeUnknown, not the desktop's plain error", async () => {
+  let n = 0;
+  const m = new RequestManager({
+    ...answers("activeTurn"),
+    // 1st turn/steer: the answer never comes (the desktop's steerTurn hangs); 2nd: the connection drops.
+    "turn/steer": () => (++n === 1 ? new Promise(() => {}) : Promise.reject(new Error("socket closed"))),
+  });
+  const hook = api.installDesktopSteering(m, { timeouts: { steerMs: 80 } });
+  const input = text("use pnpm");
+  const first = await settle(m.steerTurn("t", input, { id: "r", context: {} }, "fast", undefined, "m-1"));
+  assert.deepEqual([first.error?.kind, first.error?.clientUserMessageId], ["outcomeUnknown", "m-1"]);
+  // The app retries with the same id, as outcomeUnknown tells it to.
+  const retry = await settle(m.steerTurn("t", input, { id: "r", context: {} }, "fast", undefined, "m-1"));
+  assert.equal(count(m, "turn/steer"), 2, "the retry's turn/steer left");
+  assert.ok(retry.error instanceof api.SteeringError, `the retry's turn/steer left and its answer was lost, but the steer failed with a plain ${retry.error}`);
+  assert.equal(retry.error.kind, "outcomeUnknown");
+  hook.dispose();
+});
+
+// ---- reentrant-lost
+// The desktop shape the existing suite models ("a desktop startTurn that hands
+// the submission to its own steerTurn"): startTurn calls this.steerTurn synchronously.
+class Desktop1 extends RequestManager {
+  startTurn(threadId, submission, onAdded) {
+    this.started.push(1);
+    const r = submission.request;
+    return this.steerTurn(threadId, r.input, { id: r.clientUserMessageId, context: {} }, r.serviceTier, [], r.clientUserMessageId, r.additionalContext, null, onAdded);
+  }
+}
+
+test("re-entrant startTurn: the desktop's own turn/steer left and its answer was lost -> must be outcomeUnknown with the id, not a plain transport failure", async () => {
+  const m = new Desktop1({ ...answers("newTurn"), "turn/steer": () => Promise.reject(new Error("socket closed")) });
+  const hook = api.installDesktopSteering(m, { timeouts: { steerMs: 300 } });
+  const input = text("start over");
+  const { error } = await settle(m.steerTurn("t", input, { id: "r", context: {} }, "fast", undefined, "m-1"));
+  assert.deepEqual(wire(m), ["codexhost/thread/steering/inspect", "turn/steer m-1"], "the steer left once");
+  assert.ok(error instanceof api.SteeringError);
+  assert.equal(error.kind, "outcomeUnknown", `a turn/steer carrying the message reached the wire, yet the hook says "${error.kind}": ${error.message}`);
+  assert.equal(error.clientUserMessageId, "m-1");
+  hook.dispose();
+});
+
+test("re-entrant startTurn: the desktop's own steer accepted resolves the steer, not outcomeUnknown after the bound", async () => {
+  const m = new Desktop1(answers("newTurn"));
+  const hook = api.installDesktopSteering(m, { timeouts: { steerMs: 300 } });
+  const input = text("start over");
+  const started = performance.now();
+  const r = await settle(m.steerTurn("t", input, { id: "r", context: {} }, "fast", undefined, "m-1"));
+  const elapsed = performance.now() - started;
+  assert.deepEqual(wire(m), ["codexhost/thread/steering/inspect", "turn/steer m-1"]);
+  assert.equal(r.error, undefined, `accepted by the host ({ turnId: "turn-2" }), reported ${r.error?.kind} after ${elapsed.toFixed(0)} ms: ${r.error?.message}`);
+  hook.dispose();
+});
+
+// ---- plain-start
+// The desktop shape the existing suite models: startTurn resolves at once
+// (optimistic) and its turn/start leaves a moment later.
+class Desktop2 extends RequestManager {
+  startTurn(threadId, submission) {
+    this.started.push(1);
+    setTimeout(() => this.sendRequest("turn/start", submission.request, {}).catch((e) => (this.lateError = e)), 5);
+    return Promise.resolve({ turn: { id: "optimistic", status: "inProgress", items: [] } });
+  }
+}
+
+for (const running of [true, false]) {
+  test(`newTurn, ${running ? "running turn (rewritten turn/steer)" : "ended turn (plain turn/start)"}: the host refuses the message -> the steer fails with the draft, never reported delivered`, async () => {
+    const refusal = () => Promise.reject({ code: -32072, message: "thread busy: another turn started" });
+    const m = new Desktop2({ ...answers("newTurn"), "turn/steer": refusal, "turn/start": refusal });
+    if (!running) m.coordinator.options.submissionHost = { getActiveTurnId: () => null, hasPendingTurnStart: () => false };
+    const hook = api.installDesktopSteering(m, { timeouts: { steerMs: 300 } });
+    const input = text("start over");
+    const r = await settle(m.steerTurn("t", input, { id: "r", context: {} }, "fast", undefined, "m-1"));
+    await sleep(20);
+    assert.equal(wire(m).length, 2, `${wire(m)}`);
+    assert.ok(r.error, `the host answered -32072 (refused), but the steer resolved ${JSON.stringify(r.value)}: the message is lost, no draft handed back`);
+    assert.equal(r.error.kind, "host");
+    assert.equal(r.error.draft, input);
+    hook.dispose();
+  });
+}
+
+// ---- refused-start-stuck
+// A desktop startTurn that prepares for a while, then sends its turn/start and
+// handles a failure itself (shows it, resolves) instead of rejecting.
+class Desktop3 extends RequestManager {
+  async startTurn(threadId, submission) {
+    this.started.push(1);
+    await sleep(this.prep);
+    try {
+      return await this.sendRequest("turn/start", submission.request, {});
+    } catch (e) {
+      this.shown = e;
+      return undefined;
+    }
+  }
+}
+
+test("newTurn: after a plain timeout whose late turn/start was refused, the same message can be sent again (not pendingTurnStart until dispose)", async () => {
+  const m = new Desktop3(answers("newTurn"));
+  m.prep = 150;
+  const hook = api.installDesktopSteering(m, { timeouts: { steerMs: 100 } });
+  const input = text("start over");
+  const restore = { id: "r-1", context: {} };
+  const first = await settle(m.steerTurn("t", input, restore, "fast"));
+  assert.equal(first.error.kind, "timeout", "nothing was sent: a plain failure, the draft back");
+  await sleep(100); // the late turn/start came and was refused; startTurn resolved
+  assert.equal(m.shown?.kind, "timeout", "the late turn/start was refused");
+  assert.deepEqual(wire(m), ["codexhost/thread/steering/inspect"], "nothing of that message reached the host");
+  m.prep = 5;
+  const retries = [];
+  for (let i = 0; i < 2; i++) {
+    const r = await settle(m.steerTurn("t", input, restore, "fast"));
+    retries.push(r.error?.kind ?? "delivered");
+    await sleep(50);
+  }
+  hook.dispose();
+  assert.equal(retries[0], "delivered", `the message was never sent, yet every retry is refused (until dispose): ${retries}`);
+});
+
+// ---- active-dispose-tag
+test("activeTurn: a desktop turn/steer that leaves after dispose still carries the activeTurn tag it was decided with", async () => {
+  class Desktop4 extends RequestManager {
+    async steerTurn(threadId, input, restore, tier, att, cuid) {
+      await sleep(60); // the desktop's own steer path takes a moment before writing
+      return this.sendRequest("turn/steer", { threadId, expectedTurnId: "turn-1", input, clientUserMessageId: cuid }, {});
+    }
+  }
+  const m = new Desktop4(answers("activeTurn"));
+  const hook = api.installDesktopSteering(m);
+  const pending = settle(m.steerTurn("t", text("use pnpm"), { id: "r", context: {} }, "fast", undefined, "m-1"));
+  await sleep(20); // decided activeTurn; the desktop's steerTurn is out
+  hook.dispose();
+  const { error } = await pending;
+  assert.equal(error.kind, "outcomeUnknown", "the app was told it may still arrive");
+  await sleep(100);
+  const steer = m.sent.find((s) => s.method === "turn/steer");
+  assert.ok(steer, "the desktop's steer left");
+  assert.equal(steer.params.codexhostSteerDelivery, "activeTurn", "left untagged: the host decides live (may stop the turn) although the UI shows it inside the current turn");
+});
+
+// ---- official-path
+test("official: the desktop's turn/steer left and its answer was lost -> outcomeUnknown with the id, not the plain error (as activeTurn does for the very same desktop call)", async () => {
+  const m = new RequestManager({ ...answers("official"), "turn/steer": () => Promise.reject(new Error("socket closed")) });
+  const hook = api.installDesktopSteering(m);
+  const input = text("use pnpm");
+  const { error } = await settle(m.steerTurn("t", input, { id: "r", context: {} }, "fast", undefined, "m-1"));
+  assert.equal(count(m, "turn/steer"), 1, "the steer left");
+  assert.ok(error instanceof api.SteeringError, `plain ${error} after the turn/steer left: invites a resend`);
+  assert.equal(error.kind, "outcomeUnknown");
+  assert.equal(error.clientUserMessageId, "m-1");
+  hook.dispose();
+});
+
+test("official: a desktop steerTurn that never settles ends at steerMs, as activeTurn does", async () => {
+  class Desktop5 extends RequestManager {
+    steerTurn() {
+      return new Promise(() => {});
+    }
+  }
+  const m = new Desktop5(answers("official"));
+  const hook = api.installDesktopSteering(m, { timeouts: { steerMs: 100 } });
+  const r = await Promise.race([settle(m.steerTurn("t", text("x"), { id: "r", context: {} }, "fast", undefined, "m-1")), sleep(1000).then(() => "pending")]);
+  hook.dispose();
+  assert.notEqual(r, "pending", "still pending 10x past steerMs");
+});
