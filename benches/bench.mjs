@@ -3,7 +3,7 @@
 // init() time against the dependency floor (benches/init-time.mjs) and memory.
 import { createServer } from "node:http";
 import { readFile } from "node:fs/promises";
-import { readFileSync } from "node:fs";
+import { readFileSync, readdirSync } from "node:fs";
 import { gzipSync } from "node:zlib";
 import { join, normalize, extname, dirname } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -70,18 +70,26 @@ console.log(fmt(header));
 for (const l of lines) console.log(fmt(l));
 
 const wasm = readFileSync(join(root, "pkg", "renderer_steering_bg.wasm"));
-const glue = readFileSync(join(root, "pkg", "renderer_steering.js"));
-// The desktop hook left the wasm for pkg/desktop*.js (four modules):
-// counted with the engine, as shipped and without its comments (what a
-// minifier keeps at least), the four files gzip'd together.
-const hook = Buffer.concat(["desktop.js", "desktop-active-turn.js", "desktop-new-turn.js", "desktop-safety.js"].map((f) => readFileSync(join(root, "pkg", f))));
+const read = (files) => Buffer.concat(files.map((f) => readFileSync(join(root, "pkg", f))));
 const ts = (await import("typescript")).default;
-const bare = Buffer.from(ts.transpileModule(hook.toString(), { compilerOptions: { removeComments: true, target: ts.ScriptTarget.ES2022 } }).outputText);
+const withoutComments = (b) =>
+  Buffer.from(ts.transpileModule(b.toString(), { compilerOptions: { removeComments: true, target: ts.ScriptTarget.ES2022 } }).outputText);
+// The JavaScript the engine runs on: the wasm-bindgen glue, its snippets
+// (the front door: js/boundary.js, js/json-text.js, js/fields.js), the facade, the error
+// class and the browser entry (not the embedded copy of the wasm).
+const snippets = readdirSync(join(root, "pkg", "snippets"), { recursive: true }).filter((f) => f.endsWith(".js")).map((f) => join("snippets", f));
+const glue = read(["renderer_steering.js", ...snippets, "facade.js", "fields.js", "steering-error.js", "api.js", "exports.js", "browser.js"]);
+// The desktop hook left the wasm for pkg/desktop*.js (four modules).
+const hook = read(["desktop.js", "desktop-active-turn.js", "desktop-new-turn.js", "desktop-safety.js"]);
+// Each counted as shipped and without its comments (what a minifier keeps
+// at least), its files gzip'd together.
 const gz = (b) => gzipSync(b, { level: 9 }).length;
-console.log(`\npackage size: wasm ${wasm.length} B raw / ${gz(wasm)} B gzip -9; JS glue ${glue.length} B raw / ${gz(glue)} B gzip -9; ` +
-  `desktop hook (pkg/desktop*.js) ${gz(hook)} B gzip -9 as shipped, ${gz(bare)} B without comments`);
-const totalGzip = gz(wasm) + gz(glue) + gz(bare);
-console.log(`total gzip -9 (wasm + glue + desktop hook without comments): ${totalGzip} B`);
+const [glueBare, hookBare] = [withoutComments(glue), withoutComments(hook)];
+console.log(`\npackage size: wasm ${wasm.length} B raw / ${gz(wasm)} B gzip -9; ` +
+  `JS glue + front door + facade ${gz(glue)} B gzip -9 as shipped, ${gz(glueBare)} B without comments; ` +
+  `desktop hook (pkg/desktop*.js) ${gz(hook)} B gzip -9 as shipped, ${gz(hookBare)} B without comments`);
+const totalGzip = gz(wasm) + gz(glueBare) + gz(hookBare);
+console.log(`total gzip -9 (wasm + JS without comments + desktop hook without comments): ${totalGzip} B`);
 
 // Needs target/floor-pkg/ (scripts/build-floor.sh; scripts/bench.sh builds it).
 const init = await initTimes();

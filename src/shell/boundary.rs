@@ -25,10 +25,14 @@ pub(super) const MAX_ARGUMENT_UNITS: u32 = 1024 * 1024;
 /// Longest id (thread, session, message, turn) accepted.
 pub(super) const MAX_ID_UNITS: u32 = 4096;
 
-#[wasm_bindgen(module = "/js/boundary.js")]
+#[wasm_bindgen(module = "/js/json-text.js")]
 extern "C" {
     #[wasm_bindgen(js_name = jsonText, catch)]
     fn json_text(value: &JsValue, max_units: u32, max_depth: u32, keys: &JsValue) -> Result<JsValue, JsValue>;
+}
+
+#[wasm_bindgen(module = "/js/boundary.js")]
+extern "C" {
     #[wasm_bindgen(js_name = callHost, catch)]
     pub(crate) fn call_host(
         request: &js_sys::Function,
