@@ -9,6 +9,7 @@ use std::collections::VecDeque;
 use serde::Deserialize;
 
 use super::outcome::SteerOutcome;
+use super::wire::Delivery;
 use crate::core::json::Json;
 use crate::core::sorted_map::SortedMap;
 
@@ -35,8 +36,9 @@ pub(crate) enum Remembered {
         deduplicated: bool,
         /// The turn it was steered into, when one ran.
         turn_id: Option<String>,
-        /// How it was shown (a retry that sends nothing keeps showing it so).
-        presented: &'static str,
+        /// How it was shown (a retry that sends nothing keeps showing it
+        /// so; a retry that finds it applied reports it so).
+        presented: Delivery,
     },
 }
 
@@ -114,8 +116,12 @@ impl RecentMessages {
                 if self.ring.len() == RECENT_MESSAGES {
                     // The oldest delivered id goes first: an unknown outcome
                     // is what a late retry needs (forgotten, it would be sent
-                    // as new, unverified), so it goes only when nothing else is left.
+                    // as new, unverified), so it goes only for a newer unknown
+                    // outcome, never for a delivery (which is then not kept).
                     let delivered = self.ring.iter().position(|e| matches!(e.what, Remembered::Delivered(_)));
+                    if delivered.is_none() && matches!(what, Remembered::Delivered(_)) {
+                        return;
+                    }
                     if let Some(gone) = self.ring.remove(delivered.unwrap_or(0)) {
                         self.forget_hash(gone.hash);
                     }
@@ -292,8 +298,20 @@ pub(crate) fn verify(answer: &Json, thread_id: &str, message_id: &str, turn_id: 
     }
     match turn_id {
         Some(turn_id) => turn_status(turns.iter().find(|t| t.id == turn_id)?.status.as_deref()),
-        // A new turn it would have started: not in any turn listed.
-        None => Some(Verified::NotApplied),
+        // A `turn/start`: the turn it opened would not list it yet either
+        // (a start answers `items: []`), so "not found" proves something
+        // only once every turn listed has ended.
+        None => {
+            let mut verdict = Some(Verified::NotApplied);
+            for turn in &turns {
+                match turn_status(turn.status.as_deref()) {
+                    Some(Verified::StillRunning) => return Some(Verified::StillRunning),
+                    None => verdict = None,
+                    _ => {}
+                }
+            }
+            verdict
+        }
     }
 }
 

@@ -44,13 +44,17 @@ impl CodexhostEngine {
                 let earlier = if wrote { None } else { self.dialect.recent.unknown(&op.thread_id, id) };
                 // Deduplicated only by the connection it was written on.
                 let same_connection = op.connection == self.dialect.knowledge.connection();
+                let written = match op.stage {
+                    Stage::Sending { shown, .. } => shown,
+                    _ => Delivery::Official,
+                };
                 let what = earlier.unwrap_or_else(|| Remembered::Unknown {
                     deduplicated: same_connection && self.dialect.knowledge.deduplicates(),
                     turn_id: request.expected_turn_id.clone(),
-                    presented: op.trace.presented.unwrap_or("official"),
+                    presented: written,
                 });
                 if let Remembered::Unknown { presented, .. } = &what {
-                    shown = Some(op.trace.presented.unwrap_or(presented));
+                    shown = Some(op.trace.presented.unwrap_or(presented.as_str()));
                 }
                 self.dialect.recent.remember(&op.thread_id, id, &op.text, what);
             }
@@ -70,8 +74,12 @@ impl CodexhostEngine {
         match verified {
             Some(Verified::Applied(turn_id)) => {
                 op.trace.path = Some("verifiedDelivered");
-                let outcome =
-                    SteerOutcome { turn_id, delivery: Delivery::Official, presented: Delivery::Official, trace: op.trace.clone() };
+                // Applied as the attempt that wrote it showed it (the thread does not say more).
+                let shown = match self.dialect.recent.unknown(&op.thread_id, &message_id) {
+                    Some(Remembered::Unknown { presented, .. }) => presented,
+                    _ => Delivery::Official,
+                };
+                let outcome = SteerOutcome { turn_id, delivery: shown, presented: shown, trace: op.trace.clone() };
                 self.delivered(op_id, &op, outcome);
             }
             Some(Verified::NotApplied) => {

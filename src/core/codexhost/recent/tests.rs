@@ -4,12 +4,18 @@
 use serde_json::json;
 
 use super::{verify, RecentMessages, Remembered, Resubmission, Verified, RECENT_MESSAGES};
+use crate::core::codexhost::wire::Delivery;
 use crate::core::Json;
 
 #[test]
 fn an_unknown_outcome_is_remembered_with_the_turn_it_went_to() {
     let mut recent = RecentMessages::default();
-    recent.remember("t", "m", "w", Remembered::Unknown { deduplicated: false, turn_id: Some("turn-1".into()), presented: "official" });
+    recent.remember(
+        "t",
+        "m",
+        "w",
+        Remembered::Unknown { deduplicated: false, turn_id: Some("turn-1".into()), presented: Delivery::Official },
+    );
     assert_eq!(recent.resubmission("t", Some("m"), "w"), Resubmission::Verify { turn_id: Some("turn-1".into()) });
 }
 
@@ -21,7 +27,7 @@ fn a_message_id_never_seen_is_sent_as_new() {
 #[test]
 fn an_unknown_outcome_on_a_deduplicating_host_is_sent_again_as_new() {
     let mut recent = RecentMessages::default();
-    recent.remember("t", "m", "w", Remembered::Unknown { deduplicated: true, turn_id: None, presented: "official" });
+    recent.remember("t", "m", "w", Remembered::Unknown { deduplicated: true, turn_id: None, presented: Delivery::Official });
     assert_eq!(recent.resubmission("t", Some("m"), "w"), Resubmission::New);
 }
 
@@ -29,7 +35,7 @@ fn an_unknown_outcome_on_a_deduplicating_host_is_sent_again_as_new() {
 fn remembering_many_ids_keeps_only_the_bound() {
     let mut recent = RecentMessages::default();
     for i in 0..2000 {
-        recent.remember("t", &i.to_string(), "w", Remembered::Unknown { deduplicated: true, turn_id: None, presented: "official" });
+        recent.remember("t", &i.to_string(), "w", Remembered::Unknown { deduplicated: true, turn_id: None, presented: Delivery::Official });
     }
     assert_eq!(recent.len(), 256);
     assert_eq!(recent.indexed(), 256, "the hash index is bounded with the ring");
@@ -37,8 +43,8 @@ fn remembering_many_ids_keeps_only_the_bound() {
 
 #[test]
 fn ids_whose_hashes_collide_are_told_apart_and_forgetting_one_keeps_the_other() {
-    let unknown = || Remembered::Unknown { deduplicated: false, turn_id: None, presented: "official" };
-    let b_outcome = || Remembered::Unknown { deduplicated: false, turn_id: Some("u".into()), presented: "official" };
+    let unknown = || Remembered::Unknown { deduplicated: false, turn_id: None, presented: Delivery::Official };
+    let b_outcome = || Remembered::Unknown { deduplicated: false, turn_id: Some("u".into()), presented: Delivery::Official };
     let b_resubmitted = Resubmission::Verify { turn_id: Some("u".into()) };
     let mut recent = RecentMessages::default();
     recent.remember_colliding(7, "t", "a", unknown());
@@ -61,7 +67,7 @@ fn ids_whose_hashes_collide_are_told_apart_and_forgetting_one_keeps_the_other() 
 #[test]
 fn an_unknown_outcome_without_deduplication_is_verified_on_its_own_thread_only() {
     let mut recent = RecentMessages::default();
-    recent.remember("t", "m", "w", Remembered::Unknown { deduplicated: false, turn_id: Some("u".into()), presented: "official" });
+    recent.remember("t", "m", "w", Remembered::Unknown { deduplicated: false, turn_id: Some("u".into()), presented: Delivery::Official });
     assert_eq!(recent.resubmission("t", Some("m"), "w"), Resubmission::Verify { turn_id: Some("u".into()) });
     assert_eq!(recent.resubmission("other", Some("m"), "w"), Resubmission::New);
 }
@@ -84,7 +90,7 @@ fn a_thread_read_shows_a_message_applied_still_running_or_not_applied() {
 
 #[test]
 fn finished_message_ids_are_remembered_up_to_the_bound_oldest_forgotten_first() {
-    let unknown = || Remembered::Unknown { deduplicated: false, turn_id: None, presented: "official" };
+    let unknown = || Remembered::Unknown { deduplicated: false, turn_id: None, presented: Delivery::Official };
     let mut recent = RecentMessages::default();
     assert_eq!((recent.len(), recent.is_empty()), (0, true), "a new memory holds no id");
     recent.remember("t", "m-0", "w", unknown());
@@ -101,7 +107,7 @@ fn finished_message_ids_are_remembered_up_to_the_bound_oldest_forgotten_first() 
     let newest = format!("m-{}", RECENT_MESSAGES + 43);
     assert_eq!(recent.resubmission("t", Some(&newest), "w"), Resubmission::Verify { turn_id: None });
     // The ring has wrapped: a record is replaced in place, and only that one.
-    recent.remember("t", &newest, "w", Remembered::Unknown { deduplicated: true, turn_id: None, presented: "official" });
+    recent.remember("t", &newest, "w", Remembered::Unknown { deduplicated: true, turn_id: None, presented: Delivery::Official });
     assert_eq!(recent.len(), RECENT_MESSAGES);
     assert_eq!(recent.resubmission("t", Some(&newest), "w"), Resubmission::New);
     for i in 44..RECENT_MESSAGES + 43 {
@@ -113,7 +119,7 @@ fn finished_message_ids_are_remembered_up_to_the_bound_oldest_forgotten_first() 
 #[test]
 fn an_id_remembered_with_one_text_and_resubmitted_with_another_is_a_reuse() {
     let mut recent = RecentMessages::default();
-    let delivered = Remembered::Unknown { deduplicated: true, turn_id: None, presented: "official" };
+    let delivered = Remembered::Unknown { deduplicated: true, turn_id: None, presented: Delivery::Official };
     recent.remember("t", "m", "use pnpm", delivered);
     assert_eq!(recent.resubmission("t", Some("m"), "use bun"), Resubmission::ReusedForOtherText);
     assert_eq!(recent.resubmission("t", Some("m"), "use pnpm"), Resubmission::New, "the same text: a retry");
@@ -123,7 +129,7 @@ fn an_id_remembered_with_one_text_and_resubmitted_with_another_is_a_reuse() {
 #[test]
 fn delivered_ids_are_forgotten_before_unknown_outcomes() {
     let mut recent = RecentMessages::default();
-    recent.remember("t", "unknown", "w", Remembered::Unknown { deduplicated: false, turn_id: None, presented: "official" });
+    recent.remember("t", "unknown", "w", Remembered::Unknown { deduplicated: false, turn_id: None, presented: Delivery::Official });
     let delivered = || {
         Remembered::Delivered(crate::core::codexhost::SteerOutcome {
             turn_id: "turn-1".into(),
@@ -142,7 +148,12 @@ fn delivered_ids_are_forgotten_before_unknown_outcomes() {
         "still remembered after 512 deliveries"
     );
     for i in 0..RECENT_MESSAGES {
-        recent.remember("t", &format!("u-{i}"), "w", Remembered::Unknown { deduplicated: false, turn_id: None, presented: "official" });
+        recent.remember(
+            "t",
+            &format!("u-{i}"),
+            "w",
+            Remembered::Unknown { deduplicated: false, turn_id: None, presented: Delivery::Official },
+        );
     }
     assert_eq!(recent.resubmission("t", Some("unknown"), "w"), Resubmission::New, "only unknowns left: the oldest goes");
 }
