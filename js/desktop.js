@@ -98,6 +98,7 @@ class Hook {
     /** Marks of hooks disposed on this manager before this one whose routes are still open. */
     this.below = [];
     this.disposed = false;
+    this.lateSteersExpired = false;
     this.cancel = canceller();
   }
 
@@ -152,6 +153,15 @@ class Hook {
     this.cancel.cancel();
     // Routes whose startTurn has settled go now; the others when it settles.
     for (const route of [...this.routes.values()]) releaseRoute(this, route);
+    // A late activeTurn turn/steer is tagged for one more steer bound at most.
+    const expire = () => {
+      this.lateSteersExpired = true;
+      this.restoreWhenIdle();
+    };
+    if ([...this.activeSteers].some((steer) => steer.tag !== undefined)) {
+      const timer = setTimeout(expire, this.steerMs);
+      timer?.unref?.(); // Node: it does not keep the process alive
+    }
     this.restoreWhenIdle();
     try {
       this.decider.dispose();
@@ -202,9 +212,15 @@ class Hook {
     return undefined;
   }
 
-  /** Once disposed: takes the layer away when no route is open and no desktop steerTurn is out (its late turn/steer stays tagged). */
+  /**
+   * Once disposed: takes the layer away when no route is open and no
+   * activeTurn steerTurn of the desktop is out (its late turn/steer stays
+   * tagged), those at most one steer bound after dispose.
+   */
   restoreWhenIdle() {
-    if (this.disposed && this.routes.size === 0 && this.activeSteers.size === 0) this.removeFromLayer("sendRequest", true);
+    if (!this.disposed || this.routes.size > 0) return;
+    if ([...this.activeSteers].some((steer) => steer.tag !== undefined && !this.lateSteersExpired)) return;
+    this.removeFromLayer("sendRequest", true);
   }
 
   /** Waits on the app or the host: at most the steer bound, or until `deadline` (a `performance.now()` time) when given. */
@@ -252,14 +268,23 @@ class Hook {
     } catch {
       // The module stopped: the desktop's own path keeps working.
     }
-    // Not text, a follower window, or called from inside the desktop's own
-    // startTurn that this hook is calling for the thread (it hands the
-    // submission to its steerTurn): the desktop's own path, never a loop.
-    if (text === undefined || this.isFollower(threadId) || this.starting.has(threadId)) {
+    const messageId = id(args[5]) ?? id(field(args[2], "id"));
+    // The desktop's own startTurn that this hook is calling for the thread
+    // hands the submission to its steerTurn (while the call runs, or later
+    // while that startTurn is out, for the route's message): the desktop's
+    // own path, never a loop; its turn/steer is then the route's one
+    // message (`sendRequest`).
+    const route = messageId === undefined ? undefined : this.routes.get(routeKey(threadId, messageId));
+    // (Later: that steer still waits on its startTurn. A retry after the
+    // steer ended is an attempt of its own, which waits for the route.)
+    const handedOver = route !== undefined && route.startOut && !route.sent && !route.finished;
+    if (this.starting.has(threadId) || handedOver) {
+      if (handedOver) route.handedToSteer = true;
       return Reflect.apply(this.originalSteer, self, args);
     }
+    // Not text, or a follower window: the desktop's own path.
+    if (text === undefined || this.isFollower(threadId)) return Reflect.apply(this.originalSteer, self, args);
     // One steer in flight per thread (spec "Concurrency and idempotency").
-    const messageId = id(args[5]) ?? id(field(args[2], "id"));
     const inFlight = this.lanes.get(threadId);
     if (inFlight !== undefined) {
       // The same submission (same id, same words) shares the first's result: nothing new is sent.
@@ -309,10 +334,11 @@ class Hook {
     if (name === "turn/start" || name === "turn/steer") {
       // The one request a newTurn route lets leave carrying its message:
       // its turn/start, or the desktop's own turn/steer when its startTurn
-      // hands the submission to its steerTurn.
+      // handed the submission to its steerTurn (not another attempt's
+      // turn/steer that carries the same id).
       const messageId = id(field(params, "clientUserMessageId")) ?? "";
       const route = this.routes.get(routeKey(threadId, messageId));
-      if (route) return startRouted(this, name, params, args[2], route);
+      if (route && (name === "turn/start" || route.handedToSteer)) return startRouted(this, name, params, args[2], route);
     }
     if (name === "turn/steer") {
       const tag = activeTag(this, threadId, params);

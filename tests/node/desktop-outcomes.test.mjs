@@ -4,7 +4,10 @@
 // submission to the desktop's own steerTurn (lost answer, accepted answer);
 // a refused plain turn/start of an ended turn; a route stuck after its late
 // turn/start was refused; a late activeTurn turn/steer after dispose; the
-// official path bounded and classified like activeTurn. The packed package.
+// official path bounded and classified like activeTurn; then (a review of
+// those fixes) a same-id retry's turn/steer is not taken by another
+// attempt's route, the layer goes at most a steer bound after dispose, and
+// a startTurn that hands over asynchronously is followed too. The packed package.
 import { test, before } from "node:test";
 import assert from "node:assert/strict";
 import { packAndInstall } from "./pack.mjs";
@@ -193,4 +196,100 @@ test("official: a desktop steerTurn that never settles ends at steerMs, as activ
   const r = await Promise.race([settle(m.steerTurn("t", text("x"), { id: "r", context: {} }, "fast", undefined, "m-1")), sleep(1000).then(() => "pending")]);
   hook.dispose();
   assert.notEqual(r, "pending", "still pending 10x past steerMs");
+});
+
+// ---- route-swallows-retry-steer (a review of the fixes above)
+// A newTurn route held open (its startTurn resolved, its turn/start not yet
+// sent) now also captures a *different* path's turn/steer carrying the same
+// message id: the same-id retry the app makes after outcomeUnknown, decided
+// activeTurn, is refused as "timeout" instead of leaving tagged, and the
+// route is released, so the first attempt's late turn/start then leaks out
+// as a plain turn/start (the message reaches the host twice).
+
+
+// An optimistic desktop: startTurn resolves at once, its turn/start leaves when `release()` is called.
+class DesktopR0 extends RequestManager {
+  startTurn(threadId, submission) {
+    this.started.push(1);
+    this.lateStart = () => this.sendRequest("turn/start", submission.request, {}).then((v) => (this.lateResult = { value: v }), (e) => (this.lateResult = { error: e }));
+    return Promise.resolve({ turn: { id: "optimistic", status: "inProgress", items: [] } });
+  }
+  async steerTurn(threadId, input, restore, tier, att, cuid) {
+    return this.sendRequest("turn/steer", { threadId, expectedTurnId: "turn-1", input, clientUserMessageId: cuid }, {});
+  }
+}
+
+test("same-id activeTurn retry while the first newTurn's route waits for its turn/start: the retry's turn/steer leaves tagged, and the late turn/start is still refused", async () => {
+  let delivery = "newTurn";
+  const m = new DesktopR0({ ...answers("newTurn"), "codexhost/thread/steering/inspect": () => ({ delivery }) });
+  const hook = api.installDesktopSteering(m, { timeouts: { steerMs: 100 } });
+  const input = text("use pnpm");
+  const first = await settle(m.steerTurn("t", input, { id: "r", context: {} }, "fast", undefined, "m-1"));
+  assert.equal(first.error?.kind, "outcomeUnknown", "startTurn resolved, its turn/start not seen: outcome unknown, retry with the same id");
+  // The app retries with the same id, as outcomeUnknown tells it to; the host now folds it in.
+  delivery = "activeTurn";
+  const retry = await settle(m.steerTurn("t", input, { id: "r", context: {} }, "fast", undefined, "m-1"));
+  // The first attempt's turn/start finally leaves.
+  m.lateStart();
+  await sleep(20);
+  const carrying = wire(m).filter((w) => !w.startsWith("codexhost/"));
+  hook.dispose();
+  assert.deepEqual(carrying.filter((w) => w.startsWith("turn/start")), [], `the first attempt's late turn/start leaked out plain: ${carrying}`);
+  assert.equal(retry.error, undefined, `the retry's own turn/steer was swallowed by the other attempt's route: ${retry.error?.kind} "${retry.error?.message}" (wire: ${carrying})`);
+});
+
+// ---- layer-stays-after-dispose (a review of the fixes above)
+// After dispose(), the layer is now kept while any official/activeTurn steer's
+// desktop steerTurn is out. A desktop steerTurn that never settles (the very
+// case the steer bound exists for) keeps the layer, and the hook's
+// sendRequest, under the manager forever: dispose() never restores the
+// chain. On the official path there is not even a tag to keep applying.
+
+
+for (const delivery of ["official", "activeTurn"]) {
+  test(`${delivery}: a desktop steerTurn that never settles; after the bound and dispose() the manager's chain is restored`, async () => {
+    class DesktopR1 extends RequestManager {
+      steerTurn() {
+        return new Promise(() => {}); // the desktop's own steer hangs (never writes, never settles)
+      }
+    }
+    const m = new DesktopR1(answers(delivery));
+    const hook = api.installDesktopSteering(m, { timeouts: { steerMs: 80 } });
+    const r = await settle(m.steerTurn("t", text("use pnpm"), { id: "r", context: {} }, "fast", undefined, "m-1"));
+    assert.ok(r.error, "ended at the bound");
+    hook.dispose();
+    await sleep(200);
+    assert.equal(Object.getPrototypeOf(m), DesktopR1.prototype, "dispose() left the hook's layer under the manager (for good: the desktop's steerTurn never settles)");
+  });
+}
+
+// ---- async-reentrant-start (a review of the fixes above)
+// The re-entrant startTurn -> steerTurn fix covers only a startTurn that calls
+// steerTurn synchronously (`hook.starting` is cleared as soon as startTurn
+// returns). A desktop startTurn that awaits anything first and then hands the
+// submission to its own steerTurn reaches the hook's wrapper, which treats it
+// as "the same submission" and hands back the outer steer's own pending
+// result: startTurn waits on itself until the bound, nothing is ever sent,
+// and the steer fails as a timeout after the full steer bound.
+
+
+class DesktopR2 extends RequestManager {
+  async startTurn(threadId, submission, onAdded) {
+    this.started.push(1);
+    await sleep(1); // e.g. the desktop makes sure its connection is ready first
+    const r = submission.request;
+    return this.steerTurn(threadId, r.input, { id: r.clientUserMessageId, context: {} }, r.serviceTier, [], r.clientUserMessageId, r.additionalContext, null, onAdded);
+  }
+}
+
+test("async re-entrant startTurn: the desktop's own turn/steer leaves and its accepted answer resolves the steer", async () => {
+  const m = new DesktopR2(answers("newTurn"));
+  const hook = api.installDesktopSteering(m, { timeouts: { steerMs: 300 } });
+  const input = text("start over");
+  const started = performance.now();
+  const r = await settle(m.steerTurn("t", input, { id: "r", context: {} }, "fast", undefined, "m-1"));
+  const elapsed = performance.now() - started;
+  hook.dispose();
+  assert.deepEqual(wire(m), ["codexhost/thread/steering/inspect", "turn/steer m-1"], `the message never left (startTurn waited on the outer steer's own result); the steer ended ${r.error?.kind} after ${elapsed.toFixed(0)} ms`);
+  assert.equal(r.error, undefined);
 });
