@@ -211,6 +211,21 @@ impl AcpSteering {
         Ok(())
     }
 
+    /// The app sent `session/cancel` (the user pressed Stop): messages
+    /// still waiting are handed back now (`handedBack`, `turnCancelled`),
+    /// whatever `stopReason` the turn then ends with.
+    ///
+    /// ```js
+    /// conn.notify("session/cancel", { sessionId: "sess-1" });
+    /// acp.cancelSent("sess-1");
+    /// ```
+    #[wasm_bindgen(js_name = cancelSent)]
+    pub fn cancel_sent(&self, #[wasm_bindgen(unchecked_param_type = "string")] session_id: JsValue) -> Result<(), JsValue> {
+        let session_id = id(&session_id, "sessionId").map_err(thrown)?;
+        self.feed(|e| e.cancel_sent(&session_id));
+        Ok(())
+    }
+
     /// The app's `session/prompt` was answered; `superseded` says a folded
     /// handoff made this answer not the turn's answer.
     ///

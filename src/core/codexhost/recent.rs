@@ -265,6 +265,10 @@ struct TurnItems {
     status: Option<String>,
     #[serde(default)]
     items: Vec<ClientItem>,
+    /// `full`, `summary` or `notLoaded` (Codex 0.171.0): only a full view
+    /// lists every item, so only it can show a message is not there.
+    #[serde(default, rename = "itemsView")]
+    items_view: Option<String>,
 }
 
 #[derive(Deserialize)]
@@ -295,6 +299,9 @@ pub(crate) fn verify(answer: &Json, thread_id: &str, message_id: &str, turn_id: 
     let turns = read.thread.turns;
     if let Some(turn) = turns.iter().find(|t| t.items.iter().any(|i| i.client_id.as_deref() == Some(message_id))) {
         return Some(Verified::Applied(turn.id.clone()));
+    }
+    if turns.iter().any(|t| t.items_view.as_deref().is_some_and(|view| view != "full")) {
+        return None; // a turn shown in part may hold it
     }
     match turn_id {
         Some(turn_id) => turn_status(turns.iter().find(|t| t.id == turn_id)?.status.as_deref()),

@@ -57,12 +57,19 @@ impl AcpEngine {
             }
             Ok(a) if handoff => {
                 let session = self.session(&session_id);
-                if fold == Some(Handoff::Waiting) && session.open_prompts > 0 {
-                    // Answered before the app's prompt: folded by answer order;
-                    // that prompt's answer, when it comes, is superseded.
-                    session.handoff = Some(Handoff::AnsweredFirst);
+                let mut fold = fold.unwrap_or(Handoff::Waiting);
+                if fold == Handoff::Waiting && session.open_prompts > 0 {
+                    if a.stop_reason == "cancelled" {
+                        // Ended by the user's cancel, not folded: the app's
+                        // (cancelled) answer stays the turn's answer.
+                        fold = Handoff::Deferred;
+                    } else {
+                        // Answered before the app's prompt: folded by answer order;
+                        // that prompt's answer, when it comes, is superseded.
+                        session.handoff = Some(Handoff::AnsweredFirst);
+                    }
                 }
-                AcpOutcome::HandedOff { handoff: fold.unwrap_or(Handoff::Waiting).as_str(), stop_reason: a.stop_reason, trace }
+                AcpOutcome::HandedOff { handoff: fold.as_str(), stop_reason: a.stop_reason, trace }
             }
             Ok(a) => AcpOutcome::Prompted { stop_reason: a.stop_reason, superseded, trace },
         };
@@ -90,6 +97,37 @@ impl AcpEngine {
         if cancelled {
             self.hand_back_queue(session_id);
         }
+    }
+
+    /// The app sent `session/cancel` (the user pressed Stop): every message
+    /// sent before it that still waits is handed back now (`handedBack`,
+    /// `turnCancelled`), and one in flight that comes back unconsumed is
+    /// handed back too, whatever `stopReason` the turn then ends with (an
+    /// agent whose turn was already finishing answers `end_turn`; the queued
+    /// message would otherwise start a new turn the cancel then ends).
+    /// Messages sent after the cancel wait for the turn's end as usual.
+    ///
+    /// ```
+    /// # use renderer_steering::core::acp::AcpEngine;
+    /// # use renderer_steering::core::Action;
+    /// let mut e = AcpEngine::new(Default::default(), false);
+    /// e.initialized(&serde_json::json!({}).into(), 0);
+    /// e.prompt_sent("s");
+    /// e.send("s", vec![serde_json::json!({"type": "text", "text": "use pnpm"})], 0).unwrap();
+    /// e.cancel_sent("s");
+    /// e.prompt_answered("s", &serde_json::json!({"stopReason": "end_turn"}).into(), 0);
+    /// let sent = std::iter::from_fn(|| e.poll_action()).filter(|a| matches!(a, Action::Send(_))).count();
+    /// assert_eq!(sent, 0, "handed back, not sent as a new turn");
+    /// ```
+    pub fn cancel_sent(&mut self, session_id: &str) {
+        if !self.dialect.sessions.get(session_id).is_some_and(|s| s.turn_running()) {
+            return; // no turn to cancel: nothing waits for one
+        }
+        let last = self.last_op_id();
+        self.session(session_id).cancelled_up_to = Some(last);
+        self.hand_back_queue(session_id);
+        self.dialect.touched.insert(session_id.into());
+        self.flush_changes();
     }
 
     /// The user stopped the agent: nothing waiting starts a turn behind their

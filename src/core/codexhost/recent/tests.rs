@@ -86,6 +86,10 @@ fn a_thread_read_shows_a_message_applied_still_running_or_not_applied() {
     assert_eq!(verify(&Json::from(json!({"thread": {"id": "t", "turns": []}})), "t", "m", None), Some(Verified::NotApplied));
     assert_eq!(verify(&Json::from(json!({"thread": {"id": "t"}})), "t", "m", None), None, "no turns read: nothing is proven");
     assert_eq!(verify(&Json::null(), "t", "m", None), None);
+    let summary = json!({"thread": {"id": "t", "turns": [{"id": "v", "status": "completed", "itemsView": "summary", "items": []}]}});
+    assert_eq!(verify(&Json::from(summary), "t", "m", Some("v")), None, "a turn shown in part proves nothing");
+    let full = json!({"thread": {"id": "t", "turns": [{"id": "v", "status": "completed", "itemsView": "full", "items": []}]}});
+    assert_eq!(verify(&Json::from(full), "t", "m", Some("v")), Some(Verified::NotApplied));
 }
 
 #[test]
