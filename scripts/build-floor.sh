@@ -14,8 +14,7 @@ source target/toolchain.env
 TARGET_DIR=${CARGO_TARGET_DIR:-target}
 OUT=target/floor-pkg
 # Not a workspace member: its own lockfile and target dir.
-cargo build --quiet --release --target wasm32-unknown-unknown \
-  --manifest-path benches/size-floor/Cargo.toml --target-dir "$TARGET_DIR/size-floor"
+bash scripts/wasm-release.sh "$TARGET_DIR/size-floor" --manifest-path benches/size-floor/Cargo.toml
 TMP="$OUT.tmp.$$"
 trap 'rm -rf "$TMP"' EXIT
 rm -rf "$TMP" && mkdir -p "$TMP"

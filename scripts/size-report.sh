@@ -12,9 +12,9 @@ source target/toolchain.env
 TARGET_DIR=${CARGO_TARGET_DIR:-target}
 OUT=target/size-report
 rm -rf "$OUT" && mkdir -p "$OUT"
-cargo build --quiet --release --lib --target wasm32-unknown-unknown -p renderer_steering
+bash scripts/wasm-release.sh "$TARGET_DIR/size-first" --lib -p renderer_steering
 wasm-bindgen --target web --out-dir "$OUT" --remove-producers-section \
-  "$TARGET_DIR/wasm32-unknown-unknown/release/renderer_steering.wasm"
+  "$TARGET_DIR/size-first/wasm32-unknown-unknown/release/renderer_steering.wasm"
 node_modules/.bin/wasm-opt -Oz -aimfs=0 -fimfs=0 -ocimfs=0 --debuginfo --strip-producers \
   --enable-reference-types --enable-bulk-memory --enable-nontrapping-float-to-int \
   --enable-sign-ext --enable-multivalue --enable-mutable-globals \

@@ -35,12 +35,16 @@ cargo_install() { # crate version-or-empty binary
   cargo install --quiet --locked "${args[@]}" 2>/dev/null || run "$crate$want" cargo install --quiet --force "${args[@]}"
 }
 
-# 1. Rust for wasm32: rustup's target, else Debian's rustc-web with build-std.
+# 1. Rust for wasm32: rustup's target and std sources (the package's release
+#    build rebuilds std for size: scripts/wasm-release.sh), else Debian's
+#    rustc-web with its std sources (build-std for every wasm build).
 command -v cargo >/dev/null || fail "cargo (rustup)" "command -v cargo"
-if [ -z "${STEERING_FORCE_DEBIAN_RUST:-}" ] && rustup target list --installed 2>/dev/null | grep -qx wasm32-unknown-unknown; then
-  say "present: rustup target wasm32-unknown-unknown"; MODE=rustup
-elif [ -z "${STEERING_FORCE_DEBIAN_RUST:-}" ] && timeout 300 rustup target add wasm32-unknown-unknown; then
-  say "installed: rustup target wasm32-unknown-unknown"; MODE=rustup
+rustup_has() { # kind name: target or component present, or added now
+  if rustup "$1" list --installed 2>/dev/null | grep -qx "$2"; then say "present: rustup $1 $2"; return 0; fi
+  timeout 300 rustup "$1" add "$2" && say "installed: rustup $1 $2"
+}
+if [ -z "${STEERING_FORCE_DEBIAN_RUST:-}" ] && rustup_has target wasm32-unknown-unknown && rustup_has component rust-src; then
+  MODE=rustup
 else
   say "rustup has no wasm32 target here: using Debian's rustc-web with build-std"
   apt_install rustc-web cargo-web rust-web-src lld-22
