@@ -15,7 +15,7 @@
 #  - `-Zfmt-debug=shallow`: derived `Debug` prints the type's name only (no
 #    message of ours uses Debug). Not `none`: it also blanks `{:?}` of a str,
 #    and serde's error text quotes a wrong string value that way (`invalid
-#    type: string "yes", expected a boolean` lost the "yes"; 3.3 KB gzip more).
+#    type: string "yes", expected a boolean` lost the "yes"; 3.5 KB gzip more).
 # These are unstable flags of the stable compiler (RUSTC_BOOTSTRAP=1, as the
 # Debian fallback already needs for build-std). Measured in the README's size
 # table: 10.3 KB gzip less wasm, no measurable change per steer.
