@@ -108,3 +108,20 @@ test("the .d.ts types the API precisely", () => {
   const index = readFileSync(join(pkg.dir, "node_modules", "renderer-steering", "pkg", "index.d.ts"), "utf8");
   assert.match(index, /export function init\(/);
 });
+
+test("the shipped wasm is the size-first build: no source path of any crate in its data (-Zlocation-detail=none)", () => {
+  const wasm = readFileSync(join(pkg.dir, "node_modules", "renderer-steering", "pkg", "renderer_steering_bg.wasm")).toString("latin1");
+  // A build with locations (rustup's prebuilt std, or without the flag) carries dozens: src/shell/*.rs, serde_json's, core's.
+  const paths = wasm.match(/[\w./-]+\.rs\b/g) ?? [];
+  assert.deepEqual(paths, []);
+});
+
+test("the size-first build keeps serde's error text whole: a wrong string value is still quoted (-Zfmt-debug=shallow, not none)", async () => {
+  const steering = new api.CodexhostSteering({ request: () => Promise.resolve({}) });
+  const input = [{ type: "text", text: "use pnpm" }];
+  const error = await steering.steer({ threadId: "t", input, pendingTurnStart: "yes" }).then(() => null, (e) => e);
+  assert.equal(error?.kind, "invalidInput");
+  assert.match(error.message, /invalid type: string "yes", expected a boolean/);
+  assert.equal(error.draft, input);
+  steering.free();
+});
