@@ -46,7 +46,7 @@ rustup_has() { # kind name: target or component present, or added now
 if [ -z "${STEERING_FORCE_DEBIAN_RUST:-}" ] && rustup_has target wasm32-unknown-unknown && rustup_has component rust-src; then
   MODE=rustup
 else
-  say "rustup has no wasm32 target here: using Debian's rustc-web with build-std"
+  say "rustup has no wasm32 target or no rust-src here: using Debian's rustc-web with build-std"
   apt_install rustc-web cargo-web rust-web-src lld-22
   # wasm-pack checks for the target folder in the sysroot; std comes from build-std.
   run "the wasm32 sysroot folder" $SUDO mkdir -p /usr/lib/rustlib/wasm32-unknown-unknown/lib
