@@ -116,6 +116,12 @@ test("the shipped wasm is the size-first build: no source path of any crate in i
   assert.deepEqual(paths, []);
 });
 
+test("the shipped wasm's heap is talc, not std's dlmalloc (src/shell/mod.rs)", () => {
+  const wasm = readFileSync(join(pkg.dir, "node_modules", "renderer-steering", "pkg", "renderer_steering_bg.wasm")).toString("latin1");
+  // dlmalloc's own consistency checks, in every build that links it.
+  assert.ok(!wasm.includes("psize >= size + min_overhead"), "dlmalloc is linked");
+});
+
 test("the size-first build keeps serde's error text whole: a wrong string value is still quoted (-Zfmt-debug=shallow, not none)", async () => {
   const steering = new api.CodexhostSteering({ request: () => Promise.resolve({}) });
   const input = [{ type: "text", text: "use pnpm" }];
