@@ -178,6 +178,11 @@ impl<K: Ord> SortedSet<K> {
     pub(crate) fn clear(&mut self) {
         self.0.clear();
     }
+
+    /// The keys, in order.
+    pub(crate) fn iter(&self) -> impl Iterator<Item = &K> {
+        self.0.keys()
+    }
 }
 
 impl<K: Ord> Extend<K> for SortedSet<K> {

@@ -88,7 +88,7 @@ pub struct Acp {
     shown: SortedMap<String, ComposerState>,
     /// Sessions last told `unavailable` because the connection closed: told
     /// again when a new `initialize` answer opens input.
-    told_closed: Vec<String>,
+    told_closed: SortedSet<String>,
     /// Sessions forgotten as quiet after being told an open state (the
     /// newest [`MAX_QUIET_TOLD`]): told `unavailable` too when input closes.
     quiet_told: VecDeque<String>,
@@ -125,7 +125,7 @@ impl AcpEngine {
             sessions: SortedMap::new(),
             closed_order: VecDeque::new(),
             shown: SortedMap::new(),
-            told_closed: Vec::new(),
+            told_closed: SortedSet::new(),
             quiet_told: VecDeque::new(),
             touched: SortedSet::new(),
         };

@@ -4,6 +4,7 @@ use super::{AcpEngine, MAX_QUIET_TOLD};
 use crate::core::acp::capabilities::SteerPath;
 use crate::core::acp::session::{ComposerState, InputMode, Session};
 use crate::core::action::Action;
+use crate::core::sorted_map::SortedSet;
 
 impl AcpEngine {
     /// The composer state for a session.
@@ -86,11 +87,10 @@ impl AcpEngine {
 
     /// Every session whose composer was told an open state (shown now, or
     /// forgotten as quiet since), marked to be told again; input is closing.
-    pub(super) fn touch_every_told(&mut self) -> Vec<String> {
-        let mut told: Vec<String> = self.dialect.shown.keys().cloned().collect();
+    pub(super) fn touch_every_told(&mut self) -> SortedSet<String> {
+        let mut told = SortedSet::new();
+        told.extend(self.dialect.shown.keys().cloned());
         told.extend(self.dialect.quiet_told.drain(..));
-        told.sort_unstable();
-        told.dedup();
         self.dialect.touched.extend(told.iter().cloned());
         told
     }

@@ -10,6 +10,7 @@ use crate::core::action::OpId;
 use crate::core::content::check_acp_blocks;
 use crate::core::error::Failure;
 use crate::core::json::Json;
+use crate::core::sorted_map::SortedSet;
 
 /// What the app should do with its own prompt's answer.
 ///
@@ -49,10 +50,9 @@ impl AcpEngine {
                 self.fail(*op_id, failure);
             }
         }
-        let mut sessions: Vec<String> = waiting.into_iter().map(|(_, session_id)| session_id).collect();
-        sessions.sort_unstable();
-        sessions.dedup();
-        for session_id in &sessions {
+        let mut sessions = SortedSet::new();
+        sessions.extend(waiting.into_iter().map(|(_, session_id)| session_id));
+        for session_id in sessions.iter() {
             self.pump(session_id, now);
         }
         self.dialect.touched.extend(self.dialect.sessions.keys().cloned());
@@ -109,8 +109,6 @@ impl AcpEngine {
             // failed attempt (now quiet, so no longer shown) is still owed it.
             let told = self.touch_every_told();
             self.dialect.told_closed.extend(told);
-            self.dialect.told_closed.sort_unstable();
-            self.dialect.told_closed.dedup();
             self.close_input(|_| Failure::unavailable());
         }
     }
