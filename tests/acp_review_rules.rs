@@ -2,7 +2,8 @@
 //! failing without its fix: one handoff per turn at a time also for `send`
 //! and the composer; a path refused with -32601 re-tells every composer; our
 //! failed prompt ends an unowned turn's count once; quiet (idle) sessions
-//! are told `unavailable` on close, dispose and a failed `initialize`.
+//! are told `unavailable` on close, dispose and a failed `initialize`; a
+//! second close still owes "open again" to those told at the first (session 11).
 #![cfg(not(target_arch = "wasm32"))]
 
 mod common;
@@ -262,6 +263,27 @@ fn two_failed_reinitializes_do_not_forget_a_running_session_told_unavailable_on_
         e.initialize_failed();
         let _ = run(&mut e, 0, silent);
     }
+    e.initialized(&json!({ "_meta": { "steering": { "supported": true } }, "agentCapabilities": {} }).into(), 0);
+    let reopened = run(&mut e, 0, silent);
+    assert_eq!(e.composer("s").mode, InputMode::Idle);
+    assert_eq!(changed_modes(&reopened.actions, "s"), [InputMode::Idle], "last told `unavailable`");
+}
+
+/// The connection reported closed twice (an `onerror` and an `onclose`, or
+/// a reconnect loop) before the next `initialize` answer: the session told
+/// `unavailable` at the first close is still owed "open again" (the second
+/// close adds to the sessions owed it, it does not replace them).
+#[test]
+fn a_second_close_does_not_forget_the_composers_told_unavailable_at_the_first() {
+    let mut e = ext_agent();
+    e.prompt_sent("s");
+    let _ = run(&mut e, 0, silent);
+    e.connection_closed();
+    let closed = run(&mut e, 0, silent);
+    assert_eq!(changed_modes(&closed.actions, "s"), [InputMode::Unavailable]);
+    e.connection_closed();
+    let _ = run(&mut e, 0, silent);
+    e.initializing();
     e.initialized(&json!({ "_meta": { "steering": { "supported": true } }, "agentCapabilities": {} }).into(), 0);
     let reopened = run(&mut e, 0, silent);
     assert_eq!(e.composer("s").mode, InputMode::Idle);

@@ -258,10 +258,12 @@ impl AcpEngine {
         self.dialect.caps = None;
         self.dialect.initializing = false;
         let cause = "the connection closed before the answer";
-        // Every composer told is told `unavailable`, and told again on reconnect.
+        // Every composer told is told `unavailable`, and told again on
+        // reconnect. Added to, not replaced: a composer told at an earlier
+        // close (no longer shown) is still owed it after a second close.
         let shown = self.touch_every_told();
         self.close_input(|sent_by| Failure::ended_before_answer(sent_by, Failure::unavailable(), cause));
-        self.dialect.told_closed = shown;
+        self.dialect.told_closed.extend(shown);
     }
 
     /// Input closes (connection closed, dispose, `initialize` failed): every
