@@ -9,7 +9,7 @@
 // any other: a second one, or one that comes after the steer was reported
 // as failed. It stays until `startTurn` settles, and when `startTurn`
 // resolved before any `turn/start` left, until dispose.
-import { attempt, fail, field, id, isSteeringError, method, randomId, report, routeKey } from "./desktop-safety.js";
+import { attempt, define, fail, field, id, isSteeringError, method, randomId, report, routeKey } from "./desktop-safety.js";
 
 const PAUSE_REASON = "Interrupted before the steer was accepted.";
 
@@ -136,8 +136,12 @@ async function outcome(hook, route, called, input) {
     // the route; what happened to it decides, within the bound.
     const done = await hook.wait({ value: route.done }, route.deadline);
     if (done.kind === "ok") {
-      if (done.value.kind === "error") throw done.value.error;
-      return waited.value;
+      if (done.value.kind !== "error") return waited.value;
+      // Built from the turn/start the desktop sent, whose input it may have
+      // rebuilt: the draft handed back is the caller's own array.
+      const { error } = done.value;
+      if (isSteeringError(error)) define(error, "draft", input);
+      throw error;
     }
     route.abandoned = done.kind;
     let detail = done.kind === "timeout" ? "no answer within the steer bound" : "disposed before the answer";

@@ -7,7 +7,9 @@
 // official path bounded and classified like activeTurn; then (a review of
 // those fixes) a same-id retry's turn/steer is not taken by another
 // attempt's route, the layer goes at most a steer bound after dispose, and
-// a startTurn that hands over asynchronously is followed too. The packed package.
+// a startTurn that hands over asynchronously is followed too; (session 11)
+// a refusal hands back the caller's own draft even when the desktop rebuilt
+// its turn/start input. The packed package.
 import { test, before } from "node:test";
 import assert from "node:assert/strict";
 import { packAndInstall } from "./pack.mjs";
@@ -109,6 +111,31 @@ for (const running of [true, false]) {
     assert.ok(r.error, `the host answered -32072 (refused), but the steer resolved ${JSON.stringify(r.value)}: the message is lost, no draft handed back`);
     assert.equal(r.error.kind, "host");
     assert.equal(r.error.draft, input);
+    hook.dispose();
+  });
+}
+
+// A desktop whose startTurn rebuilds the request's input (here: a copy with
+// an attachment item appended) before its turn/start leaves (session 11 review).
+class Desktop2Copy extends RequestManager {
+  startTurn(threadId, submission) {
+    this.started.push(1);
+    const request = { ...submission.request, input: [...submission.request.input, { type: "text", text: "[attachment]" }] };
+    setTimeout(() => this.sendRequest("turn/start", request, {}).catch((e) => (this.lateError = e)), 5);
+    return Promise.resolve({ turn: { id: "optimistic", status: "inProgress", items: [] } });
+  }
+}
+
+for (const running of [true, false]) {
+  test(`newTurn, ${running ? "running turn" : "ended turn"}: a refused message hands back the caller's own draft, not the desktop's rebuilt input`, async () => {
+    const refusal = () => Promise.reject({ code: -32072, message: "thread busy: another turn started" });
+    const m = new Desktop2Copy({ ...answers("newTurn"), "turn/steer": refusal, "turn/start": refusal });
+    if (!running) m.coordinator.options.submissionHost = { getActiveTurnId: () => null, hasPendingTurnStart: () => false };
+    const hook = api.installDesktopSteering(m, { timeouts: { steerMs: 300 } });
+    const input = text("start over");
+    const r = await settle(m.steerTurn("t", input, { id: "r", context: {} }, "fast", undefined, "m-1"));
+    assert.equal(r.error?.kind, "host");
+    assert.equal(r.error.draft, input, `the draft handed back is ${JSON.stringify(r.error.draft)}, not the array the caller passed`);
     hook.dispose();
   });
 }
