@@ -170,12 +170,14 @@ async function outcome(hook, route, called, input) {
 /**
  * Removes a route once its `turn/start` can no longer come: its startTurn
  * settled and its steer has its result; a startTurn that resolved before
- * any `turn/start` left keeps it (refusing) until dispose.
+ * any `turn/start` left keeps it (refusing) until one steer bound after
+ * dispose.
  */
 export function releaseRoute(hook, route) {
   if (route.startOut || !route.finished) return;
-  // Its one turn/start has not come (sent or refused): it may still.
-  if (route.startResolved && !route.sent && !route.startSeen && !hook.disposed) return;
+  // Its one turn/start has not come (sent or refused): it may still, and is
+  // refused until dispose() and one steer bound after it.
+  if (route.startResolved && !route.sent && !route.startSeen && !hook.lateWindowOver) return;
   if (hook.routes.get(route.key) === route) hook.routes.delete(route.key);
   route.release();
   hook.restoreWhenIdle();
@@ -247,13 +249,13 @@ export async function startRouted(hook, name, params, options, route) {
   if (route.sent) throw fail("outcomeUnknown", "turn/steer", `it already left once; a second ${name} is not sent`, input, messageId);
   // Its one request came: once refused, the route need not wait for it any more.
   route.startSeen = true;
-  // The steer already failed (timeout, or its bound is used up) or the hook is gone: nothing is sent.
-  if (route.abandoned === "timeout" || (!route.abandoned && performance.now() >= route.deadline)) {
+  // Nothing is sent once the hook is gone (the spec: pending replacements
+  // fail closed, "disposed") or the steer already failed (timeout, or its
+  // bound is used up).
+  const timedOut = route.abandoned === "timeout" || (!route.abandoned && performance.now() >= route.deadline);
+  if (hook.disposed || timedOut || route.abandoned) {
     releaseRoute(hook, route);
-    throw fail("timeout", "startTurn", hook.steerMs, input, messageId);
-  }
-  if (hook.disposed || route.abandoned) {
-    releaseRoute(hook, route);
+    if (timedOut && !hook.disposed) throw fail("timeout", "startTurn", hook.steerMs, input, messageId);
     throw fail("disposed", "", undefined, input, messageId);
   }
   route.sent = true;

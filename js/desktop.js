@@ -98,7 +98,8 @@ class Hook {
     /** Marks of hooks disposed on this manager before this one whose routes are still open. */
     this.below = [];
     this.disposed = false;
-    this.lateSteersExpired = false;
+    /** Set one steer bound after dispose: late requests are no longer waited for. */
+    this.lateWindowOver = false;
     this.cancel = canceller();
   }
 
@@ -151,14 +152,17 @@ class Hook {
     this.disposed = true;
     this.removeFromLayer("steerTurn", false);
     this.cancel.cancel();
-    // Routes whose startTurn has settled go now; the others when it settles.
+    // Routes whose startTurn has settled go now, the others when it settles;
+    // one whose startTurn resolved before its turn/start left refuses that
+    // late turn/start ("disposed") for one more steer bound, and a late
+    // activeTurn turn/steer is tagged as long: then the layer goes.
     for (const route of [...this.routes.values()]) releaseRoute(this, route);
-    // A late activeTurn turn/steer is tagged for one more steer bound at most.
     const expire = () => {
-      this.lateSteersExpired = true;
+      this.lateWindowOver = true;
+      for (const route of [...this.routes.values()]) releaseRoute(this, route);
       this.restoreWhenIdle();
     };
-    if ([...this.activeSteers].some((steer) => steer.tag !== undefined)) {
+    if ([...this.activeSteers].some((steer) => steer.tag !== undefined) || this.routes.size > 0) {
       const timer = setTimeout(expire, this.steerMs);
       timer?.unref?.(); // Node: it does not keep the process alive
     }
@@ -219,7 +223,7 @@ class Hook {
    */
   restoreWhenIdle() {
     if (!this.disposed || this.routes.size > 0) return;
-    if ([...this.activeSteers].some((steer) => steer.tag !== undefined && !this.lateSteersExpired)) return;
+    if ([...this.activeSteers].some((steer) => steer.tag !== undefined && !this.lateWindowOver)) return;
     this.removeFromLayer("sendRequest", true);
   }
 

@@ -9,7 +9,8 @@
 // attempt's route, the layer goes at most a steer bound after dispose, and
 // a startTurn that hands over asynchronously is followed too; (session 11)
 // a refusal hands back the caller's own draft even when the desktop rebuilt
-// its turn/start input. The packed package.
+// its turn/start input, and a late turn/start after dispose() is refused
+// (the spec: fail closed, "disposed"), not sent plain. The packed package.
 import { test, before } from "node:test";
 import assert from "node:assert/strict";
 import { packAndInstall } from "./pack.mjs";
@@ -139,6 +140,29 @@ for (const running of [true, false]) {
     hook.dispose();
   });
 }
+
+// A desktop whose startTurn resolves at once and sends its turn/start only
+// when told (a slow preparation the app cannot see).
+class Desktop2Late extends RequestManager {
+  startTurn(threadId, submission) {
+    this.started.push(1);
+    this.sendLate = () => this.sendRequest("turn/start", submission.request, {});
+    return Promise.resolve({ turn: { id: "optimistic", status: "inProgress", items: [] } });
+  }
+}
+
+test("newTurn: a turn/start that comes after dispose() (its startTurn resolved before it) is refused as disposed, never sent plain; the layer goes one steer bound later", async () => {
+  const m = new Desktop2Late(answers("newTurn"));
+  const hook = api.installDesktopSteering(m, { timeouts: { steerMs: 60 } });
+  const r = await settle(m.steerTurn("t", text("start over"), { id: "r", context: {} }, "fast", undefined, "m-1"));
+  assert.equal(r.error?.kind, "outcomeUnknown", "startTurn resolved, its turn/start may still come");
+  hook.dispose();
+  const late = await settle(m.sendLate());
+  assert.deepEqual(wire(m), ["codexhost/thread/steering/inspect"], "the late turn/start leaked out after dispose");
+  assert.equal(late.error?.kind, "disposed");
+  await sleep(120);
+  assert.equal(Object.getPrototypeOf(m), Desktop2Late.prototype, "the layer is gone a steer bound after dispose");
+});
 
 // ---- refused-start-stuck
 // A desktop startTurn that prepares for a while, then sends its turn/start and
