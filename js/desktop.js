@@ -7,7 +7,8 @@
 // thread; the newTurn path (startTurn and the rewrite of its `turn/start`
 // into a tagged `turn/steer`) is in `desktop-new-turn.js`, the activeTurn
 // path (its tag) in `desktop-active-turn.js`, the never-throwing reads and
-// bounded waits in `desktop-safety.js`.
+// bounded waits in `desktop-safety.js`, the refusal of a same-id retry on a
+// host that does not deduplicate in `desktop-unconfirmed.js`.
 //
 // Every read of an app object runs under try/catch (a throwing getter or a
 // Proxy trap reads as absent), every wait on the app or the host is bounded
@@ -18,6 +19,7 @@ import { api } from "./api.js";
 import { attempt, bounded, busy, canceller, define, describe, fail, field, HOOK_MARK, id, isSteeringError, method, report, routeKey } from "./desktop-safety.js";
 import { newTurn, releaseRoute, startRouted } from "./desktop-new-turn.js";
 import { activeTag, ownSteer } from "./desktop-active-turn.js";
+import { Unconfirmed } from "./desktop-unconfirmed.js";
 
 /** The handle `installDesktopSteering` returns. */
 export class DesktopSteering {
@@ -93,6 +95,8 @@ class Hook {
     this.activeSteers = new Set();
     /** routeKey -> the route of a newTurn while its `turn/start` may still come (`desktop-new-turn.js`). */
     this.routes = new Map();
+    /** Ids whose outcome is unknown on a host that does not deduplicate (`desktop-unconfirmed.js`). */
+    this.unconfirmed = new Unconfirmed();
     /** Threads whose `startTurn` this hook is calling right now (a re-entrant steerTurn is the desktop's own). */
     this.starting = new Set();
     /** Marks of hooks disposed on this manager before this one whose routes are still open. */
@@ -307,9 +311,13 @@ class Hook {
 
   async route(self, args, threadId, text, lane) {
     const input = args[1];
+    // A retry of a message whose outcome is unknown on a host that does not deduplicate: nothing is sent.
+    const refusal = this.unconfirmed.refusal(threadId, lane.messageId, input);
+    if (refusal !== undefined) throw refusal;
     let delivery;
+    let hostDeduplicates;
     try {
-      ({ delivery } = await this.decider.decide({ threadId, text }));
+      ({ delivery, hostDeduplicates } = await this.decider.decide({ threadId, text }));
     } catch (error) {
       // The engine's own SteeringError hands the desktop's input back by identity.
       if (isSteeringError(error)) define(error, "draft", input);
@@ -326,9 +334,10 @@ class Hook {
     }
     // Disposed while the inspect was out: nothing but the inspect has left.
     if (this.disposed || !["official", "activeTurn", "newTurn"].includes(delivery)) throw fail("disposed", "", undefined, input);
-    if (delivery === "newTurn") return newTurn(this, threadId, args);
-    // official: its turn/steer untouched; activeTurn: tagged. Both bounded.
-    return ownSteer(this, self, args, threadId, delivery === "activeTurn" ? "activeTurn" : undefined);
+    // newTurn through startTurn; official: its turn/steer untouched;
+    // activeTurn: tagged. All bounded.
+    const steer = delivery === "newTurn" ? newTurn(this, threadId, args) : ownSteer(this, self, args, threadId, delivery === "activeTurn" ? "activeTurn" : undefined);
+    return hostDeduplicates === true ? steer : this.unconfirmed.follow(threadId, lane.messageId, steer);
   }
 
   /** The wrapped `sendRequest`: tags the desktop's own steer, rewrites a newTurn's start. */

@@ -464,6 +464,26 @@ fn decide_sends_no_steer() {
     assert_eq!(e.live_state(), 0);
 }
 
+/// The desktop hook sends the message itself; whether a same-id retry is
+/// safe (the host deduplicates by `clientUserMessageId`) comes with the
+/// decision: a codexhost method answered (inspect, ownership/list), not
+/// `thread/read` alone (a stock app-server does not deduplicate).
+#[test]
+fn a_decision_says_whether_the_host_deduplicates() {
+    let decided = |host: &mut dyn FnMut(&str, &Value) -> Option<HostAnswer>| {
+        let mut e = engine();
+        let op = e.decide("t", "use pnpm", 0).unwrap();
+        let log = run(&mut e, 0, host);
+        match log.completion(op) {
+            Some(Action::Complete { result: Ok(CodexhostOutcome::Decided(d)), .. }) => d.host_deduplicates,
+            other => panic!("no decision: {other:?}"),
+        }
+    };
+    assert!(decided(&mut new_host("activeTurn")));
+    assert!(decided(&mut old_host("external")));
+    assert!(!decided(&mut stock_host("openai")));
+}
+
 #[test]
 fn duplicate_and_unknown_answers_are_ignored() {
     let mut e = engine();

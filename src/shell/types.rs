@@ -95,7 +95,12 @@ export interface CodexhostOptions {
   streamRole?: (threadId: string) => "owner" | "follower" | undefined;
 }
 export interface DecideArgs { threadId: string; text: string }
-export interface Decision { delivery: Delivery; trace: Trace }
+export interface Decision {
+    delivery: Delivery;
+    trace: Trace;
+    /** A codexhost method answered on this connection, so the host deduplicates by `clientUserMessageId` (a stock app-server does not): a same-id retry after `outcomeUnknown` is safe to send. */
+    hostDeduplicates: boolean;
+}
 export interface SteerArgs {
   threadId: string;
   expectedTurnId?: string | null;

@@ -53,6 +53,35 @@ test("activeTurn same-id retry after outcomeUnknown: a lost answer of the retry'
   hook.dispose();
 });
 
+// ---- stock-retry (session 11 review)
+// A stock app-server: no codexhost method (each refused as an unknown
+// variant), native threads by thread/read, and no deduplication by
+// clientUserMessageId, so the desktop's own retry would apply the message twice.
+const unknownVariant = (method) => () => Promise.reject({ code: -32600, message: `Invalid request: unknown variant \`${method}\`, expected one of \`thread/read\`, \`turn/steer\`` });
+const stockHost = (steer) => ({
+  "codexhost/thread/steering/inspect": unknownVariant("codexhost/thread/steering/inspect"),
+  "codexhost/thread/ownership/list": unknownVariant("codexhost/thread/ownership/list"),
+  "thread/read": (p) => ({ thread: { id: p.threadId, modelProvider: "openai", cliVersion: "0.50.0" } }),
+  "turn/steer": steer,
+});
+
+test("stock app-server (no deduplication): a same-id retry after outcomeUnknown is refused, outcomeUnknown again, and nothing is sent twice", async () => {
+  const m = new RequestManager(stockHost(() => new Promise(() => {})));
+  const hook = api.installDesktopSteering(m, { timeouts: { steerMs: 60 } });
+  const input = text("use pnpm");
+  const first = await settle(m.steerTurn("t", input, { id: "r", context: {} }, "fast", undefined, "m-1"));
+  assert.deepEqual([first.error?.kind, first.error?.clientUserMessageId], ["outcomeUnknown", "m-1"]);
+  const retry = await settle(m.steerTurn("t", input, { id: "r", context: {} }, "fast", undefined, "m-1"));
+  assert.equal(count(m, "turn/steer"), 1, "the retry's turn/steer left: the host could apply the message twice");
+  assert.deepEqual([retry.error?.kind, retry.error?.clientUserMessageId], ["outcomeUnknown", "m-1"]);
+  assert.match(retry.error.message, /does not deduplicate/);
+  // Another message on the thread still goes.
+  const other = await settle(m.steerTurn("t", text("and run the tests"), { id: "r2", context: {} }, "fast", undefined, "m-2"));
+  assert.equal(count(m, "turn/steer"), 2);
+  assert.equal(other.error?.kind, "outcomeUnknown");
+  hook.dispose();
+});
+
 // ---- reentrant-lost
 // The desktop shape the existing suite models ("a desktop startTurn that hands
 // the submission to its own steerTurn"): startTurn calls this.steerTurn synchronously.

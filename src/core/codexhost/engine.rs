@@ -263,7 +263,8 @@ impl CodexhostEngine {
 
     fn send(&mut self, op_id: OpId, mut op: Op, delivery: Delivery, now: u64) {
         let Some(request) = op.steer.take() else {
-            let decision = Decision { delivery, trace: op.trace.clone() };
+            let host_deduplicates = self.dialect.knowledge.deduplicates();
+            let decision = Decision { delivery, trace: op.trace.clone(), host_deduplicates };
             return self.finish(op_id, &op.thread_id, None, Ok(CodexhostOutcome::Decided(decision)));
         };
         if self.dialect.followers.contains(&op.thread_id) {

@@ -10,15 +10,20 @@ use crate::core::trace::Trace;
 ///
 /// ```
 /// use renderer_steering::core::codexhost::{Decision, Delivery};
-/// let d = Decision { delivery: Delivery::Official, trace: Default::default() };
+/// let d = Decision { delivery: Delivery::Official, trace: Default::default(), host_deduplicates: false };
 /// assert_eq!(d.delivery.as_str(), "official");
 /// ```
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
 pub struct Decision {
     /// How the draft would be delivered.
     pub delivery: Delivery,
     /// How that was found out.
     pub trace: Trace,
+    /// A codexhost method answered on this connection, so the host
+    /// deduplicates by `clientUserMessageId` (a stock app-server does not):
+    /// whether a same-id retry after `outcomeUnknown` is safe to send.
+    pub host_deduplicates: bool,
 }
 
 /// A delivered steer.
@@ -45,7 +50,7 @@ pub struct SteerOutcome {
 ///
 /// ```
 /// use renderer_steering::core::codexhost::{CodexhostOutcome, Decision, Delivery};
-/// let o = CodexhostOutcome::Decided(Decision { delivery: Delivery::Official, trace: Default::default() });
+/// let o = CodexhostOutcome::Decided(Decision { delivery: Delivery::Official, trace: Default::default(), host_deduplicates: true });
 /// assert!(matches!(o, CodexhostOutcome::Decided(_)));
 /// ```
 #[derive(Debug, Clone, PartialEq)]
