@@ -17,7 +17,7 @@ const GROUPS = [
   ["core::fmt, str and panics", /core(\[\w+\])?::(fmt|panicking|str|unicode|char|result::unwrap_failed|option::expect_failed)|<char>|<str|std(\[\w+\])?::panicking/],
   ["containers, iterators, drops (per type)", /^<?(&?mut )?(alloc|hashbrown|core(\[\w+\])?::(ptr|iter|cell|ops|option|result|slice))/],
   ["wasm-bindgen, js-sys, futures", /^<?(&?mut )?(wasm_bindgen|js_sys|futures|gloo|console_error_panic_hook)/],
-  ["allocator (dlmalloc)", /dlmalloc|__rdl_|__rust_(alloc|dealloc|realloc)/],
+  ["allocator (talc)", /talc|dlmalloc|__rdl_|__rust_(alloc|dealloc|realloc)/],
   ["data (string constants)", /^data segment/],
   ["imports, exports, tables", /^(import|export|table|elem|type|global|memory)/],
 ];
