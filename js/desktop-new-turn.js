@@ -8,7 +8,8 @@
 // the tagged steer, or plain when the turn had already ended) and refuses
 // any other: a second one, or one that comes after the steer was reported
 // as failed. It stays until `startTurn` settles, and when `startTurn`
-// resolved before any `turn/start` left, until dispose.
+// resolved before any `turn/start` left, until one steer bound after
+// dispose (refusing it as `disposed` then, never sending it plain).
 import { attempt, define, fail, field, id, isSteeringError, method, randomId, report, routeKey } from "./desktop-safety.js";
 
 const PAUSE_REASON = "Interrupted before the steer was accepted.";
