@@ -51,10 +51,10 @@ export async function ownSteer(hook, self, args, threadId, tag) {
 }
 
 /**
- * The tag for a `turn/steer` the desktop sends: the steer it belongs to (by
- * the id, or the very input, of an official or activeTurn steer of its
- * thread) counts as sent, and its tag is returned ("activeTurn", or
- * undefined for official); undefined for any other steer. Of several
+ * The tag for a `turn/steer` (or `turn/start`) the desktop sends: the steer
+ * it belongs to (by the id, or the very input, of an official or activeTurn
+ * steer of its thread) counts as sent, and its tag is returned
+ * ("activeTurn", or undefined for official); undefined for any other. Of several
  * matches (a retry with the same id while the first attempt's steerTurn is
  * still out) the newest not yet sent is the one.
  */

@@ -353,9 +353,12 @@ class Hook {
       const route = this.routes.get(routeKey(threadId, messageId));
       if (route && (name === "turn/start" || route.handedToSteer)) return startRouted(this, name, params, args[2], route);
     }
-    if (name === "turn/steer") {
+    // An official or activeTurn steer's message leaves (a turn/start when
+    // the desktop's steerTurn found the turn ended): from now on it may
+    // have arrived. Only a turn/steer carries the tag.
+    if (name === "turn/steer" || name === "turn/start") {
       const tag = activeTag(this, threadId, params);
-      if (tag !== undefined) {
+      if (tag !== undefined && name === "turn/steer") {
         try {
           args[1] = { ...params, codexhostSteerDelivery: tag };
         } catch (error) {

@@ -10,7 +10,10 @@
 // a startTurn that hands over asynchronously is followed too; (session 11)
 // a refusal hands back the caller's own draft even when the desktop rebuilt
 // its turn/start input, and a late turn/start after dispose() is refused
-// (the spec: fail closed, "disposed"), not sent plain. The packed package.
+// (the spec: fail closed, "disposed"), not sent plain; a same-id retry on a
+// host that does not deduplicate is not sent again; a turn/start the
+// desktop's own steerTurn sends instead counts as the message having left.
+// The packed package.
 import { test, before } from "node:test";
 import assert from "node:assert/strict";
 import { packAndInstall } from "./pack.mjs";
@@ -79,6 +82,26 @@ test("stock app-server (no deduplication): a same-id retry after outcomeUnknown 
   const other = await settle(m.steerTurn("t", text("and run the tests"), { id: "r2", context: {} }, "fast", undefined, "m-2"));
   assert.equal(count(m, "turn/steer"), 2);
   assert.equal(other.error?.kind, "outcomeUnknown");
+  hook.dispose();
+});
+
+// ---- own-start-lost (session 11 review)
+// A desktop whose own steerTurn finds the turn ended and sends the message
+// as a turn/start instead of a turn/steer.
+class DesktopStartsInstead extends RequestManager {
+  steerTurn(threadId, input, restoreMessage, serviceTier, attachments, clientUserMessageId) {
+    return this.sendRequest("turn/start", { threadId, input, clientUserMessageId }, { caller: "steerTurn" });
+  }
+}
+
+test("activeTurn: the desktop's own steerTurn sends a turn/start instead, and its answer is lost -> outcomeUnknown with the id, not the plain error", async () => {
+  const m = new DesktopStartsInstead({ ...answers("activeTurn"), "turn/start": () => Promise.reject(new Error("socket closed")) });
+  const hook = api.installDesktopSteering(m, { timeouts: { steerMs: 200 } });
+  const { error } = await settle(m.steerTurn("t", text("use pnpm"), { id: "r", context: {} }, "fast", undefined, "m-1"));
+  assert.deepEqual(wire(m), ["codexhost/thread/steering/inspect", "turn/start m-1"]);
+  assert.ok(error instanceof api.SteeringError, `the message left in a turn/start and its answer was lost, but the steer failed with a plain ${error}`);
+  assert.deepEqual([error.kind, error.clientUserMessageId], ["outcomeUnknown", "m-1"]);
+  assert.equal(m.sent[1].params.codexhostSteerDelivery, undefined, "a turn/start is not tagged");
   hook.dispose();
 });
 
