@@ -247,26 +247,38 @@ fn control_reinitialize_tells_sessions_told_unavailable_on_close() {
     assert_eq!(changed_modes(&reopened.actions, "s"), [InputMode::Idle]);
 }
 
-/// A session whose turn ran when the connection closed (told `unavailable`,
-/// remembered in `told_closed`); the reconnect's `initialize` fails twice,
-/// then succeeds: the composer must be told input is open again.
-#[test]
-fn two_failed_reinitializes_do_not_forget_a_running_session_told_unavailable_on_close() {
+/// An extension agent whose session "s" ran a turn when the connection
+/// closed: its composer was told `unavailable` (and is owed "open again").
+fn closed_while_running() -> AcpEngine {
     let mut e = ext_agent();
     e.prompt_sent("s");
     let _ = run(&mut e, 0, silent);
     e.connection_closed();
     let closed = run(&mut e, 0, silent);
     assert_eq!(changed_modes(&closed.actions, "s"), [InputMode::Unavailable]);
+    e
+}
+
+/// A later `initialize` answer opens input: "s" must be told it is idle.
+fn assert_told_open_again(mut e: AcpEngine) {
+    e.initialized(&json!({ "_meta": { "steering": { "supported": true } }, "agentCapabilities": {} }).into(), 0);
+    let reopened = run(&mut e, 0, silent);
+    assert_eq!(e.composer("s").mode, InputMode::Idle);
+    assert_eq!(changed_modes(&reopened.actions, "s"), [InputMode::Idle], "last told `unavailable`");
+}
+
+/// A session whose turn ran when the connection closed (told `unavailable`,
+/// remembered in `told_closed`); the reconnect's `initialize` fails twice,
+/// then succeeds: the composer must be told input is open again.
+#[test]
+fn two_failed_reinitializes_do_not_forget_a_running_session_told_unavailable_on_close() {
+    let mut e = closed_while_running();
     for _ in 0..2 {
         e.initializing();
         e.initialize_failed();
         let _ = run(&mut e, 0, silent);
     }
-    e.initialized(&json!({ "_meta": { "steering": { "supported": true } }, "agentCapabilities": {} }).into(), 0);
-    let reopened = run(&mut e, 0, silent);
-    assert_eq!(e.composer("s").mode, InputMode::Idle);
-    assert_eq!(changed_modes(&reopened.actions, "s"), [InputMode::Idle], "last told `unavailable`");
+    assert_told_open_again(e);
 }
 
 /// The connection reported closed twice (an `onerror` and an `onclose`, or
@@ -275,17 +287,9 @@ fn two_failed_reinitializes_do_not_forget_a_running_session_told_unavailable_on_
 /// close adds to the sessions owed it, it does not replace them).
 #[test]
 fn a_second_close_does_not_forget_the_composers_told_unavailable_at_the_first() {
-    let mut e = ext_agent();
-    e.prompt_sent("s");
-    let _ = run(&mut e, 0, silent);
-    e.connection_closed();
-    let closed = run(&mut e, 0, silent);
-    assert_eq!(changed_modes(&closed.actions, "s"), [InputMode::Unavailable]);
+    let mut e = closed_while_running();
     e.connection_closed();
     let _ = run(&mut e, 0, silent);
     e.initializing();
-    e.initialized(&json!({ "_meta": { "steering": { "supported": true } }, "agentCapabilities": {} }).into(), 0);
-    let reopened = run(&mut e, 0, silent);
-    assert_eq!(e.composer("s").mode, InputMode::Idle);
-    assert_eq!(changed_modes(&reopened.actions, "s"), [InputMode::Idle], "last told `unavailable`");
+    assert_told_open_again(e);
 }
