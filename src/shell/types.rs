@@ -98,7 +98,7 @@ export interface DecideArgs { threadId: string; text: string }
 export interface Decision {
     delivery: Delivery;
     trace: Trace;
-    /** A codexhost method answered on this connection, so the host deduplicates by `clientUserMessageId` (a stock app-server does not): a same-id retry after `outcomeUnknown` is safe to send. */
+    /** A same-id retry of a `turn/steer` after `outcomeUnknown` is safe to send: a codexhost host answered here and the thread is external (`activeTurn`, `newTurn`). A Codex-owned thread (`official`) and a stock app-server apply a repeated id again. */
     hostDeduplicates: boolean;
 }
 export interface SteerArgs {

@@ -75,9 +75,10 @@ enum KnownOwner {
 #[derive(Debug, Default)]
 pub(crate) struct Knowledge {
     unsupported: SortedSet<&'static str>,
-    /// A codexhost method answered on this connection: the host deduplicates
-    /// steers by `clientUserMessageId` (a stock app-server does not).
-    deduplicates: bool,
+    /// A codexhost method answered on this connection: a codexhost host,
+    /// which deduplicates the steers of its external threads (see
+    /// [`Knowledge::deduplicates`]).
+    codexhost: bool,
     /// Which connection this is (counts `connection_replaced`): an answer
     /// of an earlier one teaches owners, never what the current one lacks
     /// or whether it deduplicates.
@@ -147,7 +148,7 @@ impl Knowledge {
             }
             Err(failed) => return Step::Fail(failed.failure(method, timeout_ms)),
         };
-        self.deduplicates |= current && probe != Probe::ThreadRead;
+        self.codexhost |= current && probe != Probe::ThreadRead;
         match self.read(probe, thread_id, value) {
             Ok(step) => step,
             Err(failure) => Step::Fail(failure),
@@ -209,7 +210,7 @@ impl Knowledge {
     /// Forgets what the old connection lacked (owners are kept: they never change).
     pub(crate) fn connection_replaced(&mut self) {
         self.unsupported.clear();
-        self.deduplicates = false;
+        self.codexhost = false;
         self.connection = self.connection.wrapping_add(1);
     }
 
@@ -218,10 +219,14 @@ impl Knowledge {
         self.connection
     }
 
-    /// True once an inspect or ownership answer showed a codexhost host on
-    /// this connection (it deduplicates by `clientUserMessageId`).
-    pub(crate) fn deduplicates(&self) -> bool {
-        self.deduplicates
+    /// Whether a `turn/steer` delivered as `delivery` and resent with the same
+    /// `clientUserMessageId` on this connection is applied once by the host.
+    /// Only a codexhost host (an inspect or ownership answer showed one on
+    /// this connection) deduplicates, and only the steers of its external
+    /// threads (`activeTurn`, `newTurn`): a Codex-owned thread's steer
+    /// (`official`) goes verbatim to Codex, which applies a repeated id again.
+    pub(crate) fn deduplicates(&self, delivery: Delivery) -> bool {
+        self.codexhost && delivery != Delivery::Official
     }
 }
 

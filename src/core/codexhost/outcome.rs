@@ -20,9 +20,11 @@ pub struct Decision {
     pub delivery: Delivery,
     /// How that was found out.
     pub trace: Trace,
-    /// A codexhost method answered on this connection, so the host
-    /// deduplicates by `clientUserMessageId` (a stock app-server does not):
-    /// whether a same-id retry after `outcomeUnknown` is safe to send.
+    /// Whether a same-id retry of a `turn/steer` after `outcomeUnknown` is
+    /// safe to send: only a codexhost host deduplicates by
+    /// `clientUserMessageId`, and only for its external threads (`activeTurn`,
+    /// `newTurn`); a Codex-owned thread (`official`) and a stock app-server
+    /// apply a repeated id again.
     pub host_deduplicates: bool,
 }
 

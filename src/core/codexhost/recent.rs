@@ -32,7 +32,9 @@ pub(crate) enum Remembered {
     Delivered(SteerOutcome),
     /// It was written and no definite answer came.
     Unknown {
-        /// The host deduplicates by `clientUserMessageId` (a codexhost host).
+        /// Written as a `turn/steer` of an external thread on a codexhost
+        /// host, on the connection still in use: the host deduplicates its
+        /// `clientUserMessageId` when the retry steers the same turn.
         deduplicated: bool,
         /// The turn it was steered into, when one ran.
         turn_id: Option<String>,
@@ -163,21 +165,27 @@ impl RecentMessages {
         found(newer).map(|at| older.len() + at).or_else(|| found(older))
     }
 
-    /// What a new submission of `message_id` with `text` on `thread_id` should do.
-    pub(crate) fn resubmission(&self, thread_id: &str, message_id: Option<&str>, text: &str) -> Resubmission {
+    /// What a new submission of `message_id` with `text` on `thread_id`,
+    /// steering `expected_turn_id` (`None`: a `turn/start`), should do.
+    pub(crate) fn resubmission(&self, thread_id: &str, message_id: Option<&str>, text: &str, expected_turn_id: Option<&str>) -> Resubmission {
         let Some(message_id) = message_id else { return Resubmission::New };
-        self.resubmission_hashed(key_hash(thread_id, message_id), thread_id, message_id, text)
+        self.resubmission_hashed(key_hash(thread_id, message_id), thread_id, message_id, text, expected_turn_id)
     }
 
-    fn resubmission_hashed(&self, hash: u64, thread_id: &str, message_id: &str, text: &str) -> Resubmission {
+    fn resubmission_hashed(&self, hash: u64, thread_id: &str, message_id: &str, text: &str, expected_turn_id: Option<&str>) -> Resubmission {
         let entry = self.position(hash, thread_id, message_id).map(|at| &self.ring[at]);
         if entry.is_some_and(|entry| entry.text_hash != fnv(&[text])) {
             return Resubmission::ReusedForOtherText;
         }
         match entry.map(|entry| &entry.what) {
             Some(Remembered::Delivered(outcome)) => Resubmission::AlreadyDelivered(outcome.clone()),
-            Some(Remembered::Unknown { deduplicated: false, turn_id, .. }) => Resubmission::Verify { turn_id: turn_id.clone() },
-            _ => Resubmission::New,
+            // The host returns the first attempt's result only for the same
+            // id, input and `expectedTurnId`: any other resend could apply it again.
+            Some(Remembered::Unknown { deduplicated: true, turn_id: Some(turn), .. }) if expected_turn_id == Some(turn.as_str()) => {
+                Resubmission::New
+            }
+            Some(Remembered::Unknown { turn_id, .. }) => Resubmission::Verify { turn_id: turn_id.clone() },
+            None => Resubmission::New,
         }
     }
 

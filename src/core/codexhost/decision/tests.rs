@@ -3,6 +3,7 @@
 use serde_json::json;
 
 use super::{Knowledge, Probe, Step};
+use crate::core::codexhost::Delivery;
 use crate::core::{HostAnswer, RpcError};
 
 #[test]
@@ -49,12 +50,22 @@ fn a_fresh_connection_remembers_no_owner() {
 fn a_replaced_connection_has_not_shown_it_deduplicates() {
     let mut k = Knowledge::default();
     k.learn(Probe::Inspect, "t", &HostAnswer::Result(json!({"delivery": "activeTurn"}).into()), None, 0);
-    assert!(k.deduplicates(), "a codexhost method answered: the host deduplicates");
+    assert!(k.deduplicates(Delivery::ActiveTurn), "a codexhost method answered: the host deduplicates external steers");
     k.connection_replaced();
-    assert!(!k.deduplicates(), "a new connection has not shown it deduplicates");
+    assert!(!k.deduplicates(Delivery::ActiveTurn), "a new connection has not shown it deduplicates");
 }
 
 #[test]
 fn a_fresh_connection_has_not_shown_it_deduplicates() {
-    assert!(!Knowledge::default().deduplicates());
+    let k = Knowledge::default();
+    assert!(!k.deduplicates(Delivery::ActiveTurn) && !k.deduplicates(Delivery::NewTurn));
+}
+
+#[test]
+fn a_codexhost_host_deduplicates_external_threads_only() {
+    let mut k = Knowledge::default();
+    let owners = json!({"threads": [{"threadId": "t", "owner": "codex"}]});
+    k.learn(Probe::OwnershipList, "t", &HostAnswer::Result(owners.into()), None, 0);
+    assert!(k.deduplicates(Delivery::NewTurn) && k.deduplicates(Delivery::ActiveTurn));
+    assert!(!k.deduplicates(Delivery::Official), "a Codex-owned thread's steer goes verbatim to Codex, which applies a repeated id again");
 }

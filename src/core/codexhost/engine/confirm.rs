@@ -42,14 +42,15 @@ impl CodexhostEngine {
                 // write was remembered with: its turn, its host.
                 let wrote = matches!(op.stage, Stage::Sending { .. });
                 let earlier = if wrote { None } else { self.dialect.recent.unknown(&op.thread_id, id) };
-                // Deduplicated only by the connection it was written on.
+                // Deduplicated only by the connection it was written on, and
+                // only as a `turn/steer` of an external thread.
                 let same_connection = op.connection == self.dialect.knowledge.connection();
-                let written = match op.stage {
-                    Stage::Sending { shown, .. } => shown,
-                    _ => Delivery::Official,
+                let (written, as_steer) = match op.stage {
+                    Stage::Sending { shown, method } => (shown, method == "turn/steer"),
+                    _ => (Delivery::Official, false),
                 };
                 let what = earlier.unwrap_or_else(|| Remembered::Unknown {
-                    deduplicated: same_connection && self.dialect.knowledge.deduplicates(),
+                    deduplicated: same_connection && as_steer && self.dialect.knowledge.deduplicates(written),
                     turn_id: request.expected_turn_id.clone(),
                     presented: written,
                 });

@@ -16,19 +16,23 @@ fn an_unknown_outcome_is_remembered_with_the_turn_it_went_to() {
         "w",
         Remembered::Unknown { deduplicated: false, turn_id: Some("turn-1".into()), presented: Delivery::Official },
     );
-    assert_eq!(recent.resubmission("t", Some("m"), "w"), Resubmission::Verify { turn_id: Some("turn-1".into()) });
+    assert_eq!(recent.resubmission("t", Some("m"), "w", None), Resubmission::Verify { turn_id: Some("turn-1".into()) });
 }
 
 #[test]
 fn a_message_id_never_seen_is_sent_as_new() {
-    assert_eq!(RecentMessages::default().resubmission("t", Some("m"), "w"), Resubmission::New);
+    assert_eq!(RecentMessages::default().resubmission("t", Some("m"), "w", None), Resubmission::New);
 }
 
 #[test]
-fn an_unknown_outcome_on_a_deduplicating_host_is_sent_again_as_new() {
+fn an_unknown_outcome_on_a_deduplicating_host_is_sent_again_as_new_only_into_the_same_turn() {
     let mut recent = RecentMessages::default();
-    recent.remember("t", "m", "w", Remembered::Unknown { deduplicated: true, turn_id: None, presented: Delivery::Official });
-    assert_eq!(recent.resubmission("t", Some("m"), "w"), Resubmission::New);
+    let turn = Some("u".to_string());
+    recent.remember("t", "m", "w", Remembered::Unknown { deduplicated: true, turn_id: turn.clone(), presented: Delivery::NewTurn });
+    assert_eq!(recent.resubmission("t", Some("m"), "w", Some("u")), Resubmission::New);
+    let verify = Resubmission::Verify { turn_id: turn };
+    assert_eq!(recent.resubmission("t", Some("m"), "w", Some("v")), verify, "another turn: the host's receipt does not cover it");
+    assert_eq!(recent.resubmission("t", Some("m"), "w", None), verify, "a turn/start is not deduplicated");
 }
 
 #[test]
@@ -57,10 +61,10 @@ fn ids_whose_hashes_collide_are_told_apart_and_forgetting_one_keeps_the_other() 
     recent.remember("t", "x", "w", unknown()); // forgets "a", the oldest
     assert_eq!(recent.indexed(), RECENT_MESSAGES, "b's hash, 254 others and x");
     // "b" shares the hash "a" had: it must still be found.
-    assert_eq!(recent.resubmission_hashed(7, "t", "b", ""), b_resubmitted);
-    assert_eq!(recent.resubmission_hashed(7, "t", "a", ""), Resubmission::New, "a was forgotten");
+    assert_eq!(recent.resubmission_hashed(7, "t", "b", "", None), b_resubmitted);
+    assert_eq!(recent.resubmission_hashed(7, "t", "a", "", None), Resubmission::New, "a was forgotten");
     recent.remember("t", "y", "w", unknown()); // forgets "b": the hash leaves the index
-    assert_eq!(recent.resubmission_hashed(7, "t", "b", ""), Resubmission::New);
+    assert_eq!(recent.resubmission_hashed(7, "t", "b", "", None), Resubmission::New);
     assert_eq!(recent.indexed(), RECENT_MESSAGES);
 }
 
@@ -68,8 +72,8 @@ fn ids_whose_hashes_collide_are_told_apart_and_forgetting_one_keeps_the_other() 
 fn an_unknown_outcome_without_deduplication_is_verified_on_its_own_thread_only() {
     let mut recent = RecentMessages::default();
     recent.remember("t", "m", "w", Remembered::Unknown { deduplicated: false, turn_id: Some("u".into()), presented: Delivery::Official });
-    assert_eq!(recent.resubmission("t", Some("m"), "w"), Resubmission::Verify { turn_id: Some("u".into()) });
-    assert_eq!(recent.resubmission("other", Some("m"), "w"), Resubmission::New);
+    assert_eq!(recent.resubmission("t", Some("m"), "w", None), Resubmission::Verify { turn_id: Some("u".into()) });
+    assert_eq!(recent.resubmission("other", Some("m"), "w", None), Resubmission::New);
 }
 
 #[test]
@@ -105,29 +109,30 @@ fn finished_message_ids_are_remembered_up_to_the_bound_oldest_forgotten_first() 
         recent.remember("t", &format!("m-{i}"), "w", unknown());
     }
     assert_eq!(recent.len(), RECENT_MESSAGES, "bounded at exactly {RECENT_MESSAGES}");
-    assert_eq!(recent.resubmission("t", Some("m-0"), "w"), Resubmission::New, "the oldest was forgotten");
-    assert_eq!(recent.resubmission("t", Some("m-43"), "w"), Resubmission::New);
-    assert_eq!(recent.resubmission("t", Some("m-44"), "w"), Resubmission::Verify { turn_id: None }, "the oldest kept");
+    assert_eq!(recent.resubmission("t", Some("m-0"), "w", None), Resubmission::New, "the oldest was forgotten");
+    assert_eq!(recent.resubmission("t", Some("m-43"), "w", None), Resubmission::New);
+    assert_eq!(recent.resubmission("t", Some("m-44"), "w", None), Resubmission::Verify { turn_id: None }, "the oldest kept");
     let newest = format!("m-{}", RECENT_MESSAGES + 43);
-    assert_eq!(recent.resubmission("t", Some(&newest), "w"), Resubmission::Verify { turn_id: None });
+    assert_eq!(recent.resubmission("t", Some(&newest), "w", None), Resubmission::Verify { turn_id: None });
     // The ring has wrapped: a record is replaced in place, and only that one.
-    recent.remember("t", &newest, "w", Remembered::Unknown { deduplicated: true, turn_id: None, presented: Delivery::Official });
+    let deduplicated = Remembered::Unknown { deduplicated: true, turn_id: Some("u".into()), presented: Delivery::NewTurn };
+    recent.remember("t", &newest, "w", deduplicated);
     assert_eq!(recent.len(), RECENT_MESSAGES);
-    assert_eq!(recent.resubmission("t", Some(&newest), "w"), Resubmission::New);
+    assert_eq!(recent.resubmission("t", Some(&newest), "w", Some("u")), Resubmission::New);
     for i in 44..RECENT_MESSAGES + 43 {
         let id = format!("m-{i}");
-        assert_eq!(recent.resubmission("t", Some(&id), "w"), Resubmission::Verify { turn_id: None }, "{id} untouched");
+        assert_eq!(recent.resubmission("t", Some(&id), "w", None), Resubmission::Verify { turn_id: None }, "{id} untouched");
     }
 }
 
 #[test]
 fn an_id_remembered_with_one_text_and_resubmitted_with_another_is_a_reuse() {
     let mut recent = RecentMessages::default();
-    let delivered = Remembered::Unknown { deduplicated: true, turn_id: None, presented: Delivery::Official };
-    recent.remember("t", "m", "use pnpm", delivered);
-    assert_eq!(recent.resubmission("t", Some("m"), "use bun"), Resubmission::ReusedForOtherText);
-    assert_eq!(recent.resubmission("t", Some("m"), "use pnpm"), Resubmission::New, "the same text: a retry");
-    assert_eq!(recent.resubmission("u", Some("m"), "use bun"), Resubmission::New, "another thread");
+    let deduplicated = Remembered::Unknown { deduplicated: true, turn_id: Some("u".into()), presented: Delivery::NewTurn };
+    recent.remember("t", "m", "use pnpm", deduplicated);
+    assert_eq!(recent.resubmission("t", Some("m"), "use bun", Some("u")), Resubmission::ReusedForOtherText);
+    assert_eq!(recent.resubmission("t", Some("m"), "use pnpm", Some("u")), Resubmission::New, "the same text: a retry");
+    assert_eq!(recent.resubmission("u", Some("m"), "use bun", None), Resubmission::New, "another thread");
 }
 
 #[test]
@@ -147,7 +152,7 @@ fn delivered_ids_are_forgotten_before_unknown_outcomes() {
     }
     assert_eq!(recent.len(), RECENT_MESSAGES);
     assert_eq!(
-        recent.resubmission("t", Some("unknown"), "w"),
+        recent.resubmission("t", Some("unknown"), "w", None),
         Resubmission::Verify { turn_id: None },
         "still remembered after 512 deliveries"
     );
@@ -159,5 +164,5 @@ fn delivered_ids_are_forgotten_before_unknown_outcomes() {
             Remembered::Unknown { deduplicated: false, turn_id: None, presented: Delivery::Official },
         );
     }
-    assert_eq!(recent.resubmission("t", Some("unknown"), "w"), Resubmission::New, "only unknowns left: the oldest goes");
+    assert_eq!(recent.resubmission("t", Some("unknown"), "w", None), Resubmission::New, "only unknowns left: the oldest goes");
 }
