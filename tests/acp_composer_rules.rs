@@ -1,9 +1,9 @@
-//! ACP rules an adversarial review found broken (session 10), each test
-//! failing without its fix: one handoff per turn at a time also for `send`
-//! and the composer; a path refused with -32601 re-tells every composer; our
-//! failed prompt ends an unowned turn's count once; quiet (idle) sessions
-//! are told `unavailable` on close, dispose and a failed `initialize`; a
-//! second close still owes "open again" to those told at the first (session 11).
+//! The ACP composer and handoff rules: one handoff per turn at a time, for
+//! `send` and in the composer's mode; a path refused with -32601 re-tells
+//! every composer; our failed prompt ends an unowned turn's count once; quiet
+//! (idle) sessions are told `unavailable` on close, dispose and a failed
+//! `initialize`, and every composer told at a close is owed "open again",
+//! however many closes and failed `initialize`s come before it.
 #![cfg(not(target_arch = "wasm32"))]
 
 mod common;
@@ -31,11 +31,12 @@ fn changed_modes(actions: &[Action<AcpOutcome>], key: &str) -> Vec<InputMode> {
         .collect()
 }
 
-/// README "One handoff per turn at a time": while the first handoff's
-/// fold-or-defer is not settled by the app's prompt answer, the next message
-/// waits. `send` admits a second handoff when the first one answered before
-/// the app's prompt (Handoff::AnsweredFirst), overwriting that state: the
-/// first is reported `folded` but the app's later answer is not `superseded`.
+/// docs/design.md, "One handoff per turn at a time": while the first
+/// handoff's fold-or-defer is not settled by the app's prompt answer (also
+/// when it answered before the app's prompt, Handoff::AnsweredFirst), the
+/// next message waits. A second handoff would overwrite that state, and the
+/// first would be reported `folded` while the app's later answer is not
+/// `superseded`.
 #[test]
 fn a_message_sent_after_a_handoff_answered_first_waits_and_folded_agrees_with_superseded() {
     let mut e = claude();
@@ -125,11 +126,11 @@ fn a_failed_initialize_tells_every_composer_it_is_unavailable() {
     assert_eq!(changed_modes(&log.actions, "s"), [InputMode::Unavailable]);
 }
 
-/// README: "The composer is told (onChange) when the connection closes or the
-/// engine is disposed (unavailable), also for sessions with nothing in
-/// flight". A session told `idle` after its turn ended is forgotten as quiet
-/// (composer.rs: flush_changes drops it from `shown`), so the close is never
-/// reported to it and its composer keeps showing `idle`.
+/// docs/design.md: "The composer is told (onChange) when the connection
+/// closes or the engine is disposed (unavailable), also for sessions with
+/// nothing in flight". A session told `idle` after its turn ended is
+/// forgotten as quiet (composer.rs: flush_changes drops it from `shown`),
+/// and its composer must still hear of the close, not keep showing `idle`.
 #[test]
 fn an_idle_session_is_told_unavailable_when_the_connection_closes() {
     let mut e = ext_agent();
@@ -144,7 +145,7 @@ fn an_idle_session_is_told_unavailable_when_the_connection_closes() {
 }
 
 /// Same cause as the handoff test above, seen in the composer: while the first
-/// handoff's fold is unsettled the next message waits (README), so the mode is
+/// handoff's fold is unsettled the next message waits (docs/design.md), so the mode is
 /// `queue`; the composer says `direct` ("Send now; delivered to the running turn").
 #[test]
 fn the_composer_says_queue_while_a_handoff_answered_first_is_unsettled() {
@@ -184,8 +185,8 @@ fn quiet_sessions_told_on_close_are_bounded_to_the_newest() {
     assert_eq!(told, renderer_steering::core::acp::MAX_QUIET_TOLD);
 }
 
-/// Found by a review (session 10): the composer was told `unavailable` with
-/// the accepted inject still listed, before the session was forgotten.
+/// The composer is told `unavailable` only after the sessions are forgotten,
+/// so no accepted inject is still listed in what it is told.
 #[test]
 fn closing_input_reports_no_pending_inject_it_no_longer_holds() {
     for close in [AcpEngine::connection_closed as fn(&mut AcpEngine), AcpEngine::dispose] {
@@ -208,8 +209,8 @@ fn closing_input_reports_no_pending_inject_it_no_longer_holds() {
     }
 }
 
-// Found by a review of the fixes above (session 10): a failed `initialize`
-// after a close must not forget the sessions owed an "input open" notice.
+// A failed `initialize` after a close must not forget the sessions owed an
+// "input open" notice.
 
 /// connection closed -> reconnect: initialize fails once, then succeeds.
 /// The composer told `unavailable` on close must be told it is open again.
