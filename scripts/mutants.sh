@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Mutation testing of the sans-IO core (issue 15): cargo-mutants mutates every
+# Mutation testing of the sans-IO core: cargo-mutants mutates every
 # function in src/core/ and runs the fast rule suites (the library's unit tests
 # and every tests/*_rules.rs) against each mutant. Prints caught / missed /
 # timeout / unviable per file and the score over the non-equivalent mutants.

@@ -1,7 +1,7 @@
 //! The app tells the engine it sent `session/cancel` (`cancel_sent`): an
 //! agent whose turn was already finishing answers `end_turn`, not
-//! `cancelled` (codex-acp 0.16.0 does, seen by a review with the real agent
-//! in session 10), and the queued message must not then start a new turn
+//! `cancelled` (codex-acp 0.16.0 does, with the real agent), and the
+//! queued message must not then start a new turn
 //! behind the user's back. And a handoff ended by the cancel is not folded.
 #![cfg(not(target_arch = "wasm32"))]
 

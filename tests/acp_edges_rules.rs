@@ -1,4 +1,4 @@
-//! The ACP edges of issue 12, each decided with the real agents' behaviour
+//! The ACP edges the spec leaves open, each decided with the real agents' behaviour
 //! (`tests/agents/`): handoff answer order, fold evidence, `-32601` falling to
 //! the next advertised path, a cancelled turn, and unowned turns ending.
 #![cfg(not(target_arch = "wasm32"))]

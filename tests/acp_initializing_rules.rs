@@ -1,4 +1,4 @@
-//! Sends made while the app's `initialize` is on its way (README "Choices":
+//! Sends made while the app's `initialize` is on its way (docs/design.md:
 //! they wait for its answer, bounded by `requestMs`, instead of failing
 //! `unavailable`), natively.
 #![cfg(not(target_arch = "wasm32"))]

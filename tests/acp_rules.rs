@@ -1,4 +1,4 @@
-//! Every rule and table row of specs/acp-steering.md and of issue 4, natively.
+//! Every rule and table row of the ACP steering spec, natively.
 #![cfg(not(target_arch = "wasm32"))]
 
 mod common;

@@ -1,7 +1,7 @@
-//! Every wait is bounded for real (issue 10): a bound is a finite number of
+//! Every wait is bounded for real: a bound is a finite number of
 //! milliseconds from 0 to 2^31 - 1 (what a timer can hold); anything else is
 //! refused, never clamped. And "outcome unknown" is told apart from a plain
-//! failure (issue 11).
+//! failure.
 #![cfg(not(target_arch = "wasm32"))]
 
 use renderer_steering::core::timeouts::{bound_from_ms, MAX_TIMEOUT_MS};

@@ -1,5 +1,5 @@
-//! Review (codexhost): "after connectionReplaced() no unknown outcome counts as
-//! deduplicated" must also hold for attempts that straddle the replacement.
+//! "After connectionReplaced() no unknown outcome counts as deduplicated"
+//! holds also for attempts that straddle the replacement.
 #![cfg(not(target_arch = "wasm32"))]
 
 mod common;

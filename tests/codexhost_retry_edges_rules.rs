@@ -1,8 +1,7 @@
-//! Retries of an unknown outcome, as an adversarial review found them
-//! (session 9): a retry that wrote nothing keeps the turn the first attempt
-//! went to; a retry refused up front stays unknown; a replaced connection is
-//! not trusted to deduplicate; a presentation shown before a hook disposed
-//! the engine is taken back.
+//! The edges of retrying an unknown outcome: a retry that wrote nothing
+//! keeps the turn the first attempt went to; a retry refused up front stays
+//! unknown; a replaced connection is not trusted to deduplicate; a
+//! presentation shown before a hook disposed the engine is taken back.
 #![cfg(not(target_arch = "wasm32"))]
 
 mod common;

@@ -1,4 +1,4 @@
-//! Every rule of specs/codexhost-steering.md and of issue 3, natively.
+//! Every rule of the codexhost steering spec, natively.
 #![cfg(not(target_arch = "wasm32"))]
 
 mod common;

@@ -1,7 +1,7 @@
-//! Found by a review (session 10, round 2): the retry of an unknown
-//! `turn/start` (a running turn not listing it proves nothing), one delivery
-//! never evicts an unknown outcome, a verified retry reports how it was
-//! shown; and what held: delivery values, equal deadlines.
+//! The retry of an unknown `turn/start` (a running turn not listing it
+//! proves nothing), one delivery never evicts an unknown outcome, a
+//! verified retry reports how it was shown; and delivery values and equal
+//! deadlines.
 #![cfg(not(target_arch = "wasm32"))]
 
 mod common;
@@ -97,10 +97,10 @@ fn a_verified_turn_start_reports_what_was_shown_and_how_it_went() {
     assert_eq!((o.presented, o.delivery), (Delivery::NewTurn, Delivery::NewTurn), "shown as a new turn, started a new turn");
 }
 
-/// (4) README: "delivered ids are forgotten before unknown outcomes ... so a
+/// (4) docs/design.md: "delivered ids are forgotten before unknown outcomes ... so a
 /// late retry still finds its unknown outcome after any number of deliveries".
-/// With 256 unknown outcomes remembered, ONE delivery evicts the oldest unknown,
-/// and its retry goes out unverified to a host that does not deduplicate.
+/// With 256 unknown outcomes remembered, one delivery must not evict the oldest
+/// unknown: its retry would go out unverified to a host that does not deduplicate.
 #[test]
 fn one_delivery_does_not_evict_an_unknown_outcome() {
     let mut carried = vec![];

@@ -1,6 +1,6 @@
-//! Found by a review (session 10): a retry of an unknown outcome on a host that does not
-//! deduplicate reads the thread first; an answer that does not show the turn
-//! the first copy went to has ended must not be read as "not applied".
+//! A retry of an unknown outcome on a host that does not deduplicate reads
+//! the thread first; an answer that does not show the turn the first copy
+//! went to has ended must not be read as "not applied".
 #![cfg(not(target_arch = "wasm32"))]
 
 mod common;

@@ -1,4 +1,4 @@
-//! "Never a duplicate" over random fault schedules (issue 11): a model host
+//! "Never a duplicate" over random fault schedules: a model host
 //! that really applies messages, answers lost, delayed, duplicated,
 //! refused, never written and connections lost at every point, and a user
 //! who retries every unconfirmed message with its id. Invariants: no

@@ -1,4 +1,4 @@
-//! "Never a duplicate" (issue 11), natively: once the request carrying a
+//! "Never a duplicate", natively: once the request carrying a
 //! message may have reached the host, a missing answer is `outcomeUnknown`
 //! (kept on screen, unconfirmed, never retracted, never resent by the
 //! engine); a failure before the write or a definite refusal is a plain

@@ -1,4 +1,4 @@
-//! ACP rules that the first mutation run showed no test pinned (issue 15):
+//! ACP rules that mutation testing showed no other test pins:
 //! the inject answer's id, image block fields, the trace's path name, the
 //! handoff fallbacks and what the engine holds.
 

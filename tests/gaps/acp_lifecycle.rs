@@ -1,4 +1,4 @@
-//! ACP lifecycle rules no test pinned before mutation testing (issue 15):
+//! ACP lifecycle rules that mutation testing showed no other test pins:
 //! pending injects after a failed revoke, their traces, and the end of a
 //! turn the agent started itself.
 

@@ -1,6 +1,6 @@
-//! codexhost rules that the first mutation run showed no test pinned
-//! (issue 15): what a cached owner decides after a reconnect, malformed owner
-//! rows, and the bookkeeping of pending requests, ops and deadlines.
+//! codexhost rules that mutation testing showed no other test pins: what a
+//! cached owner decides after a reconnect, malformed owner rows, and the
+//! bookkeeping of pending requests, ops and deadlines.
 
 use crate::common::{err, ok, run};
 use renderer_steering::core::codexhost::{CodexhostEngine, CodexhostOutcome, SteerOutcome, SteerRequest};

@@ -1,4 +1,4 @@
-//! Draft validation rules shared by both dialects (issue 15): the size limit
+//! Draft validation rules shared by both dialects: the size limit
 //! is inclusive and measured on the draft's JSON text.
 
 use renderer_steering::core::codexhost::{CodexhostEngine, SteerRequest};
