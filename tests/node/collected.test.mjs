@@ -1,8 +1,8 @@
 // An app that keeps only a steer's or send's promise, not the instance:
 // the instance is held until its promises settle, so the collector cannot
 // free it (and with it the waiter and the timer) while the answer is
-// pending; the promise still settles within its bound. Found by a review
-// (session 10): the promise stayed pending forever after a collection.
+// pending; the promise still settles within its bound, where a collected
+// instance would leave it pending forever.
 import { test, before } from "node:test";
 import assert from "node:assert/strict";
 import v8 from "node:v8";

@@ -1,18 +1,16 @@
-// The desktop hook's outcomes as an adversarial review found them wrong
-// (session 10), each case failing before its fix: a same-id retry's lost
-// answer after an earlier outcomeUnknown; a startTurn that hands the
-// submission to the desktop's own steerTurn (lost answer, accepted answer);
-// a refused plain turn/start of an ended turn; a route stuck after its late
-// turn/start was refused; a late activeTurn turn/steer after dispose; the
-// official path bounded and classified like activeTurn; then (a review of
-// those fixes) a same-id retry's turn/steer is not taken by another
-// attempt's route, the layer goes at most a steer bound after dispose, and
-// a startTurn that hands over asynchronously is followed too; (session 11)
+// The desktop hook's outcomes on its edges: a same-id retry's lost answer
+// after an earlier outcomeUnknown; a startTurn that hands the submission to
+// the desktop's own steerTurn (lost answer, accepted answer); a refused
+// plain turn/start of an ended turn; a route after its late turn/start was
+// refused; a late activeTurn turn/steer after dispose; the official path
+// bounded and classified like activeTurn; a same-id retry's turn/steer is
+// not taken by another attempt's route; the layer goes at most a steer bound
+// after dispose; a startTurn that hands over asynchronously is followed too;
 // a refusal hands back the caller's own draft even when the desktop rebuilt
-// its turn/start input, and a late turn/start after dispose() is refused
-// (the spec: fail closed, "disposed"), not sent plain; a same-id retry on a
-// host that does not deduplicate is not sent again; a turn/start the
-// desktop's own steerTurn sends instead counts as the message having left.
+// its turn/start input; a late turn/start after dispose() is refused (the
+// spec: fail closed, "disposed"), not sent plain; a same-id retry on a host
+// that does not deduplicate is not sent again; a turn/start the desktop's
+// own steerTurn sends instead counts as the message having left.
 // The packed package.
 import { test, before } from "node:test";
 import assert from "node:assert/strict";
@@ -56,7 +54,7 @@ test("activeTurn same-id retry after outcomeUnknown: a lost answer of the retry'
   hook.dispose();
 });
 
-// ---- stock-retry (session 11 review)
+// ---- stock-retry
 // A stock app-server: no codexhost method (each refused as an unknown
 // variant), native threads by thread/read, and no deduplication by
 // clientUserMessageId, so the desktop's own retry would apply the message twice.
@@ -85,7 +83,7 @@ test("stock app-server (no deduplication): a same-id retry after outcomeUnknown 
   hook.dispose();
 });
 
-// ---- own-start-lost (session 11 review)
+// ---- own-start-lost
 // A desktop whose own steerTurn finds the turn ended and sends the message
 // as a turn/start instead of a turn/steer.
 class DesktopStartsInstead extends RequestManager {
@@ -169,7 +167,7 @@ for (const running of [true, false]) {
 }
 
 // A desktop whose startTurn rebuilds the request's input (here: a copy with
-// an attachment item appended) before its turn/start leaves (session 11 review).
+// an attachment item appended) before its turn/start leaves.
 class Desktop2Copy extends RequestManager {
   startTurn(threadId, submission) {
     this.started.push(1);
@@ -301,7 +299,7 @@ test("official: a desktop steerTurn that never settles ends at steerMs, as activ
   assert.notEqual(r, "pending", "still pending 10x past steerMs");
 });
 
-// ---- route-swallows-retry-steer (a review of the fixes above)
+// ---- route-swallows-retry-steer
 // A newTurn route held open (its startTurn resolved, its turn/start not yet
 // sent) now also captures a *different* path's turn/steer carrying the same
 // message id: the same-id retry the app makes after outcomeUnknown, decided
@@ -341,7 +339,7 @@ test("same-id activeTurn retry while the first newTurn's route waits for its tur
   assert.equal(retry.error, undefined, `the retry's own turn/steer was swallowed by the other attempt's route: ${retry.error?.kind} "${retry.error?.message}" (wire: ${carrying})`);
 });
 
-// ---- layer-stays-after-dispose (a review of the fixes above)
+// ---- layer-stays-after-dispose
 // After dispose(), the layer is now kept while any official/activeTurn steer's
 // desktop steerTurn is out. A desktop steerTurn that never settles (the very
 // case the steer bound exists for) keeps the layer, and the hook's
@@ -366,7 +364,7 @@ for (const delivery of ["official", "activeTurn"]) {
   });
 }
 
-// ---- async-reentrant-start (a review of the fixes above)
+// ---- async-reentrant-start
 // The re-entrant startTurn -> steerTurn fix covers only a startTurn that calls
 // steerTurn synchronously (`hook.starting` is cleared as soon as startTurn
 // returns). A desktop startTurn that awaits anything first and then hands the
