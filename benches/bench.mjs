@@ -100,8 +100,8 @@ for (const r of await memoryRun(nodeApi, nodeWasm)) {
   console.log(`${r.what.padEnd(46)} ${String(r.before).padStart(4)} -> ${String(r.after).padStart(4)} pages; state left behind: ${r.live}`);
 }
 
-// The lean-engine issue's targets, each with this run's figure and whether it
-// is met (successful rows: the steers the timed rounds make succeed).
+// The package's size and speed targets, each with this run's figure and
+// whether it is met (successful rows: the steers the timed rounds make succeed).
 const successful = node.map((n, i) => [n, chrome[i]]).filter(([n]) => n.first.ok);
 const worst = (side) => Math.max(...successful.map((pair) => pair[side].overheadRatio));
 const verdict = (ok) => (ok ? "met" : "NOT met");
@@ -111,5 +111,5 @@ const targets = [
   [`overhead of a successful steer <= 1.0 in Chromium (worst of ${successful.length} rows)`, worst(1).toFixed(2), worst(1) <= 1.0],
   ["init() in Node and Chromium printed beside the floor crate's", `${init.rows.length} rows above`, init.rows.length > 0],
 ];
-console.log("\nlean-engine targets, this run:");
+console.log("\ntargets, this run:");
 for (const [what, figure, ok] of targets) console.log(`  ${what.padEnd(72)} ${figure.padStart(10)}  ${verdict(ok)}`);

@@ -1,6 +1,6 @@
 // Groups twiggy's per-item sizes (CSV from `twiggy top -f csv`) into the
-// parts of the package a reader can act on, and prints the table the README
-// quotes. Used by scripts/size-report.sh.
+// parts of the package a reader can act on, and prints the table. Used by
+// scripts/size-report.sh.
 import { readFileSync } from "node:fs";
 
 const GROUPS = [

@@ -3,7 +3,7 @@
 // fetched and nothing needs a bundler plugin, a public folder or an http://
 // origin (esbuild, Rollup, webpack, Vite, IIFE bundles and file:// pages).
 // Inflated with DecompressionStream into a streaming compile. The fetch-based
-// alternative is `renderer-steering/url`; the README has the measurements.
+// alternative is `renderer-steering/url` (docs/bundlers.md compares them).
 import { api } from "./api.js";
 import wasmGzipBase64 from "./wasm-inline.js";
 

@@ -16,7 +16,7 @@ name=$(basename "$input" .wasm)
 # wasm-opt from the npm `binaryen` package (pinned dev dependency, v132; the
 # Debian binaryen 108 turns wasm-bindgen's externref table into a funcref
 # table and the module no longer instantiates). Inlining is switched off:
-# inlined copies shrink the raw wasm but gzip worse (measured, see README).
+# inlined copies shrink the raw wasm but gzip worse.
 WASM_OPT=node_modules/.bin/wasm-opt
 if [ ! -x "$WASM_OPT" ]; then
   echo "[build] $WASM_OPT missing: run 'npm install' (scripts/toolchain.sh does)" >&2

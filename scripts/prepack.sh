@@ -5,7 +5,7 @@
 #  - otherwise only the entries from js/ are refreshed (seconds).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-fail() { echo "prepack: $*" >&2; echo "prepack: the package was NOT packed (see README, Toolchain)" >&2; exit 1; }
+fail() { echo "prepack: $*" >&2; echo "prepack: the package was NOT packed (see CONTRIBUTING.md)" >&2; exit 1; }
 [ -x node_modules/.bin/wasm-opt ] || fail "node_modules/.bin/wasm-opt missing: run 'npm install' first"
 wasm=pkg/renderer_steering_bg.wasm
 if [ ! -f "$wasm" ] || [ ! -f pkg/renderer_steering.js ] || \

@@ -9,7 +9,7 @@ import { fileURLToPath } from "node:url";
 export const repo = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
 export const cacheDir = join(repo, "target", "consumers-cache");
 
-/** Every bundler the README's consumer table names, at one pinned version each. */
+/** Every bundler the consumer apps are built with (docs/bundlers.md), at one pinned version each. */
 export const TOOLS = {
   esbuild: "0.28.2",
   vite: "8.4.0",

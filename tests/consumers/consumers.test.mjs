@@ -1,7 +1,8 @@
 // The consumers layer: the packed tarball built into tiny apps with each
 // bundler and target (tools pinned in cache.mjs), each app served with a
 // strict CSP header and loaded from file://, running one steer in headless
-// Chromium. Prints the README's consumer table (setup, bundle size, result).
+// Chromium. Prints the consumer table (setup, bundle size, result) into
+// target/test-logs/consumers-table.md; docs/bundlers.md lists the setups.
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
