@@ -35,31 +35,14 @@ cargo_install() { # crate version-or-empty binary
   cargo install --quiet --locked "${args[@]}" 2>/dev/null || run "$crate$want" cargo install --quiet --force "${args[@]}"
 }
 
-# 1. Rust for wasm32: rustup's target and std sources (the package's release
-#    build rebuilds std for size: scripts/wasm-release.sh), else Debian's
-#    rustc-web with its std sources (build-std for every wasm build).
+# 1. Rust for wasm32: rustup's stable target (tests, the floor of
+#    benchmarks) and the pinned nightly of the release build
+#    (release-toolchain.toml; scripts/wasm-release.sh).
 command -v cargo >/dev/null || fail "cargo (rustup)" "command -v cargo"
-rustup_has() { # kind name: target or component present, or added now
-  if rustup "$1" list --installed 2>/dev/null | grep -qx "$2"; then say "present: rustup $1 $2"; return 0; fi
-  timeout 300 rustup "$1" add "$2" && say "installed: rustup $1 $2"
-}
-if [ -z "${STEERING_FORCE_DEBIAN_RUST:-}" ] && rustup_has target wasm32-unknown-unknown && rustup_has component rust-src; then
-  MODE=rustup
-else
-  say "rustup has no wasm32 target or no rust-src here: using Debian's rustc-web with build-std"
-  apt_install rustc-web cargo-web rust-web-src lld-22
-  # wasm-pack checks for the target folder in the sysroot; std comes from build-std.
-  run "the wasm32 sysroot folder" $SUDO mkdir -p /usr/lib/rustlib/wasm32-unknown-unknown/lib
-  MODE=debian
-fi
-if [ "$MODE" = debian ]; then
-  cat > "$ENV_FILE" <<'ENV'
-export PATH="/usr/bin:$PATH" RUSTC=/usr/bin/rustc RUSTC_BOOTSTRAP=1 CARGO_UNSTABLE_BUILD_STD=std,panic_abort
-export CARGO_TARGET_DIR="$PWD/target/debian-rust"
-ENV
-else
-  echo '# rustup provides wasm32-unknown-unknown' > "$ENV_FILE"
-fi
+if rustup target list --installed 2>/dev/null | grep -qx wasm32-unknown-unknown; then say "present: rustup target wasm32-unknown-unknown"
+else run "rustup's wasm32 target" timeout 600 rustup target add wasm32-unknown-unknown; fi
+run "the release toolchain (release-toolchain.toml)" bash scripts/release-toolchain.sh install
+echo '# rustup provides wasm32-unknown-unknown (stable) and the release toolchain' > "$ENV_FILE"
 
 # 2. wasm-bindgen-cli at exactly the version in Cargo.lock, wasm-pack.
 [ -f Cargo.lock ] || run "Cargo.lock" cargo generate-lockfile
@@ -76,4 +59,4 @@ cargo_install geckodriver "" geckodriver
 #    provides wasm-opt 132: Debian's 108 breaks wasm-bindgen's externref table).
 if npm ls --depth=0 >/dev/null 2>&1; then say "present: npm dev dependencies"
 else say "installing (npm): dev dependencies"; run "npm dev dependencies" npm install --no-audit --no-fund --loglevel=error; fi
-say "ready (wasm Rust: $MODE)"
+say "ready"
