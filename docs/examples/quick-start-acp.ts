@@ -1,0 +1,32 @@
+import { init, AcpSteering, isSteeringError } from "renderer-steering";
+import type { InitializeAnswer } from "renderer-steering";
+
+await init();
+
+const acp = new AcpSteering({
+  request: (method, params) => conn.request(method, params),
+  initialize: conn.request("initialize", { protocolVersion: 1, clientCapabilities: {} }) as Promise<InitializeAnswer>,
+});
+acp.onChange((sessionId, state) => composer.render(sessionId, state)); // "direct" | "queue" | "idle" | "unavailable"
+conn.onNotification("session/update", ({ sessionId, update }) => acp.update(sessionId, update));
+
+// The app's own prompts: one promptSent, then one promptAnswered, so the engine knows when a turn runs.
+async function prompt(text: string): Promise<void> {
+  acp.promptSent(sessionId);
+  const answer = await conn.request("session/prompt", { sessionId, prompt: [{ type: "text", text }] }).catch((error: unknown) => {
+    acp.promptAnswered(sessionId, { stopReason: "refusal" });
+    throw error;
+  });
+  const { superseded } = acp.promptAnswered(sessionId, answer as object); // true: a folded handoff, not the turn's answer
+  if (!superseded) ui.showTurnEnd(answer);
+}
+
+// A message typed while the turn runs:
+try {
+  const outcome = await acp.send(sessionId, [{ type: "text", text: "use pnpm instead" }]);
+  log(outcome.kind); // "injected" | "prompted" | "startedNewTurn" | "handedOff" | "handedBack"
+} catch (error) {
+  if (isSteeringError(error, "outcomeUnknown")) ui.markUnconfirmed(); // never resent: ACP has no message id
+  else if (isSteeringError(error)) composer.restore(error.draft);
+  else throw error;
+}
