@@ -96,7 +96,7 @@ describe(AGENT, () => {
     assert.equal(model.saw(m), 0);
   });
 
-  // Issue 11: outcomeUnknown, the unconfirmed hook, no retract, and retries that never duplicate on a host without dedupe.
+  // outcomeUnknown, the unconfirmed hook, no retract, and retries that never duplicate on a host without dedupe.
   test("the answer to turn/steer is lost while Codex applied it: outcomeUnknown, nothing retracted, a retry is seen once", async () => {
     const turnId = await toolTurn("four");
     const m = marker("c4");
