@@ -48,8 +48,8 @@ pub fn start() {
     }));
 }
 
-// The wasm heap: talc, not std's default (dlmalloc): 1.5 KB gzip less wasm
-// and no slower per steer (paired A/B, README's size section). Safe to
+// The wasm heap: talc, not std's default (dlmalloc): a smaller wasm and no
+// slower per steer. Safe to
 // build: no `unsafe` here, and the module is single-threaded (no atomics).
 #[global_allocator]
 static ALLOCATOR: talc::wasm::WasmDynamicTalc = talc::wasm::new_wasm_dynamic_allocator();

@@ -1,5 +1,5 @@
 // Shared by the Node and Chromium runners: waiting for the package build,
-// packing it once, and the table both layers print (quotable in the README).
+// packing it once, and the table both layers print.
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { packAndInstall, repo } from "../node/pack.mjs";

@@ -1,4 +1,4 @@
-// The hostile-input classes of issue 10, each thrown at every public entry
+// The hostile-input classes, each thrown at every public entry
 // point, and `runClass`, which runs one class against an initialised package
 // and returns a plain record. The same module runs in a Node child process
 // and in a Chromium page (tests/hostile/node.test.mjs, chromium.test.mjs).

@@ -172,7 +172,7 @@ test("free() called from inside the instance's own calls (the transport, a hook)
   assert.equal((await ok.steer({ threadId: "t", expectedTurnId: "turn-1", input: input() })).turnId, "turn-2");
 });
 
-test("a send made while the initialize promise is out waits for it, then steers (README ACP shape)", async () => {
+test("a send made while the initialize promise is out waits for it, then steers (the ACP guide's shape)", async () => {
   const sent = [];
   let answerInitialize;
   const acp = new api.AcpSteering({
