@@ -1,0 +1,57 @@
+// Writes the figures of docs/performance.md from a run of `npm run bench`:
+// everything between the page's `<!-- bench:begin -->` and `<!-- bench:end -->`
+// lines is replaced by the run's output and a line saying where and when it
+// ran. The rest of the page explains the blocks and quotes no figure.
+//
+//   node scripts/docs-performance.mjs                  runs scripts/bench.sh (builds pkg/ and the floor; CPU-heavy, minutes)
+//   node scripts/docs-performance.mjs --from <file>    takes a saved `npm run bench` output instead
+import { spawn, execFileSync } from "node:child_process";
+import { readFileSync, writeFileSync } from "node:fs";
+import { cpus } from "node:os";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+
+const repo = join(dirname(fileURLToPath(import.meta.url)), "..");
+const page = join(repo, "docs", "performance.md");
+const BEGIN = "<!-- bench:begin -->";
+const END = "<!-- bench:end -->";
+
+function runBench() {
+  return new Promise((resolve, reject) => {
+    const child = spawn("bash", [join(repo, "scripts", "bench.sh")], { cwd: repo, stdio: ["ignore", "pipe", "inherit"] });
+    let out = "";
+    child.stdout.on("data", (chunk) => {
+      out += chunk;
+      process.stdout.write(chunk);
+    });
+    child.on("error", reject);
+    child.on("close", (code) => (code === 0 ? resolve(out) : reject(new Error(`scripts/bench.sh exited with ${code}`))));
+  });
+}
+
+function chromiumVersion() {
+  try {
+    return execFileSync("/usr/bin/chromium", ["--version"], { encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] }).trim();
+  } catch {
+    return "Chromium (version unknown)";
+  }
+}
+
+const from = process.argv.indexOf("--from");
+const output = from > 0 ? readFileSync(process.argv[from + 1], "utf8") : await runBench();
+if (!output.includes("Round trips before the steer") || !output.includes("targets, this run:")) {
+  throw new Error("that does not look like the output of `npm run bench`; the page was not changed");
+}
+const cpu = cpus();
+const version = JSON.parse(readFileSync(join(repo, "package.json"), "utf8")).version;
+const where =
+  `renderer-steering ${version}, ${new Date().toISOString().slice(0, 10)}: ${cpu.length} × ${cpu[0]?.model.trim() ?? "unknown CPU"}, ` +
+  `Node ${process.version}, ${chromiumVersion()}.`;
+const block = [BEGIN, "", `Written by \`node scripts/docs-performance.mjs\` from one run of \`npm run bench\` (${where})`, "", "```text", output.trimEnd(), "```", "", END].join("\n");
+
+const text = readFileSync(page, "utf8");
+const start = text.indexOf(BEGIN);
+const end = text.indexOf(END);
+if (start < 0 || end < start) throw new Error(`${page} has no ${BEGIN} ... ${END} block`);
+writeFileSync(page, text.slice(0, start) + block + text.slice(end + END.length));
+console.error(`[docs-performance] ${page}: figures rewritten`);
