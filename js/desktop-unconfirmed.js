@@ -1,16 +1,17 @@
 // Never a duplicate through the desktop hook: the desktop sends the message
 // itself, so a same-id retry after `outcomeUnknown` is safe only where the
-// host deduplicates by `clientUserMessageId` (a codexhost host; the engine's
-// decision says so, `hostDeduplicates`). On a host that does not (a stock
-// app-server), the first attempt may already be in the thread, and the
-// desktop would apply the retry again: the hook remembers such ids and
+// host deduplicates by `clientUserMessageId`: a `turn/steer` of an external
+// thread of a codexhost host (the engine's decision says so,
+// `hostDeduplicates`). Elsewhere (a Codex-owned thread, a stock app-server,
+// a plain `turn/start`) the first attempt may already be in the thread and
+// the desktop would apply the retry again: the hook remembers such ids and
 // refuses their retries (`outcomeUnknown` again, nothing sent).
 import { fail, field, id, isSteeringError, routeKey } from "./desktop-safety.js";
 
 /** How many such ids a hook remembers, the oldest forgotten first (the engine's `RECENT_MESSAGES`). */
 const MAX_UNCONFIRMED = 256;
 
-/** The message ids whose outcome is unknown on a host that does not deduplicate. */
+/** The message ids whose outcome is unknown where the host does not deduplicate them. */
 export class Unconfirmed {
   constructor() {
     /** routeKey(threadId, messageId), oldest first (a Set keeps insertion order). */
@@ -18,13 +19,14 @@ export class Unconfirmed {
   }
 
   /**
-   * Follows a steer on a host that does not deduplicate: when it ends
-   * `outcomeUnknown`, its id (the one sent, and the one the caller gave)
-   * is remembered. Returns the steer's own promise result unchanged.
+   * Follows a steer: when it ends `outcomeUnknown` and `undeduplicated()`
+   * says the host would apply a resend again, its id (the one sent, and the
+   * one the caller gave) is remembered. Returns the steer's own promise
+   * result unchanged.
    */
-  follow(threadId, callerId, steer) {
+  follow(threadId, callerId, steer, undeduplicated) {
     return steer.catch((error) => {
-      if (isSteeringError(error) && field(error, "kind") === "outcomeUnknown") {
+      if (isSteeringError(error) && field(error, "kind") === "outcomeUnknown" && undeduplicated()) {
         this.remember(threadId, id(field(error, "clientUserMessageId")));
         this.remember(threadId, callerId);
       }
@@ -43,7 +45,7 @@ export class Unconfirmed {
   /** The refusal of a retry of a remembered id (undefined when it may be sent). */
   refusal(threadId, messageId, input) {
     if (messageId === undefined || !this.keys.has(routeKey(threadId, messageId))) return undefined;
-    const detail = "not sent again: this host does not deduplicate by clientUserMessageId, and the first attempt may already be in the thread";
+    const detail = "not sent again: the host does not deduplicate this message by clientUserMessageId, and the first attempt may already be in the thread";
     return fail("outcomeUnknown", "steerTurn", detail, input, messageId);
   }
 }

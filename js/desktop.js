@@ -337,7 +337,9 @@ class Hook {
     // newTurn through startTurn; official: its turn/steer untouched;
     // activeTurn: tagged. All bounded.
     const steer = delivery === "newTurn" ? newTurn(this, threadId, args) : ownSteer(this, self, args, threadId, delivery === "activeTurn" ? "activeTurn" : undefined);
-    return hostDeduplicates === true ? steer : this.unconfirmed.follow(threadId, lane.messageId, steer);
+    // Deduplicated by the host (`hostDeduplicates`: an external thread of a
+    // codexhost host) only as a turn/steer: otherwise an unknown outcome's id is remembered.
+    return this.unconfirmed.follow(threadId, lane.messageId, steer, () => hostDeduplicates !== true || lane.leftAsStart === true);
   }
 
   /** The wrapped `sendRequest`: tags the desktop's own steer, rewrites a newTurn's start. */
@@ -351,6 +353,11 @@ class Hook {
       // turn/steer that carries the same id).
       const messageId = id(field(params, "clientUserMessageId")) ?? "";
       const route = this.routes.get(routeKey(threadId, messageId));
+      const plainStart = name === "turn/start" && (route === undefined || route.expectedTurnId === undefined);
+      // A codexhost host deduplicates turn/steer only: a message that left
+      // as a plain turn/start is not resent on a retry unverified.
+      const lane = this.lanes.get(threadId);
+      if (plainStart && lane !== undefined) lane.leftAsStart = true;
       if (route && (name === "turn/start" || route.handedToSteer)) return startRouted(this, name, params, args[2], route);
     }
     // An official or activeTurn steer's message leaves (a turn/start when
