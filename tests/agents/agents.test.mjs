@@ -1,5 +1,6 @@
-// The real-agents layer: Codex app-server, claude-agent-acp and codex-acp
-// from npm (pinned; scripts/agents-install.sh), each behind a mock model on
+// The real-agents layer: Codex app-server, the codexhost host (Codex and
+// Claude Code as its children), claude-agent-acp and codex-acp from npm
+// (pinned; scripts/agents-install.sh), each behind a mock model on
 // 127.0.0.1, driven through the packed package's own classes over stdio.
 // Prints one table: agent, scenario, path, round trips, outcome, ms, and how
 // many times the model saw the message.
@@ -13,5 +14,6 @@ after(() => {
   removeHomes();
 });
 await import("./codex.scenarios.mjs");
+await import("./codexhost.scenarios.mjs");
 await import("./claude.scenarios.mjs");
 await import("./codexacp.scenarios.mjs");

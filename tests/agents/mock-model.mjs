@@ -1,8 +1,9 @@
 // A mock model on 127.0.0.1 for the real agents: the Responses API
 // (`POST /v1/responses`, Codex and codex-acp) and the Messages API
-// (`POST /v1/messages`, claude-agent-acp). What it answers is chosen by the
-// text of the newest user input: "[tool]" -> a tool call that sleeps
-// `toolSeconds`, "[slow]" -> a text streamed slowly, anything else -> "ok".
+// (`POST /v1/messages`, claude-agent-acp and codexhost's claude-code
+// harness). What it answers is chosen by the text of the newest user input:
+// "[tool]" -> a tool call that sleeps `toolSeconds`, "[slow]" -> a text
+// streamed slowly, anything else -> "ok".
 // A tool result (or steered text) after a tool call -> a short final text.
 import { createServer } from "node:http";
 
@@ -80,6 +81,8 @@ export async function startMockModel({ toolSeconds = 4, slowChunks = 30, slowChu
   }
 
   async function messages(res, body, id) {
+    // The newest user message, not the last entry: the Claude Code CLI (2.1.x,
+    // as codexhost's claude-code harness runs it) ends the list with role "system" entries.
     const last = [...(body.messages ?? [])].reverse().find((m) => m.role === "user");
     const want = wanted(last, toolWords);
     if (!body.stream) {
