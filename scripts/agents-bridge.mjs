@@ -2,7 +2,7 @@
 // The playground against a real agent: serves www/ and pkg/, starts the mock
 // model, and bridges each WebSocket /rpc connection of the page to a fresh
 // agent process over stdio (ws 8.18.3 from target/agents-cache).
-//   AGENT=codex|codex-acp|claude-acp node scripts/agents-bridge.mjs [--port N]
+//   AGENT=codex|codexhost|codex-acp|claude-acp node scripts/agents-bridge.mjs [--port N]
 // The page speaks the reference host's notification names; real agents'
 // notifications are forwarded as they are and, where the page has its own
 // name for the same event, also in the page's words (turn/started with its
@@ -15,10 +15,14 @@ import { createRequire } from "node:module";
 import { join, normalize, extname, sep } from "node:path";
 import { tmpdir } from "node:os";
 import { startMockModel } from "../tests/agents/mock-model.mjs";
-import { startCodex, startCodexAcp, startClaudeAcp, allowOnce, repo, cache, installed, removeHomes } from "../tests/agents/agents.mjs";
+import { startCodex, startCodexhost, startCodexAcp, startClaudeAcp, allowOnce, repo, cache, installed, removeHomes } from "../tests/agents/agents.mjs";
 
+// `threads`: the page's thread ids and the model each real thread starts with
+// (codexhost: a Codex thread and a claude-code harness thread; stock Codex: one
+// thread that whichever page thread is picked maps to).
 const AGENTS = {
-  codex: { start: startCodex, mode: "stock&thread=thr-codex" },
+  codex: { start: startCodex, mode: "stock&thread=thr-codex", threads: { "thr-codex": undefined } },
+  codexhost: { start: startCodexhost, mode: "codexhost-old&thread=thr-external", threads: { "thr-codex": "mock-model", "thr-external": "codexhost/claude-code-native" } },
   "codex-acp": { start: startCodexAcp, mode: "acp-steering" },
   "claude-acp": { start: startClaudeAcp, mode: "acp-handoff" },
 };
@@ -26,7 +30,7 @@ const name = process.env.AGENT ?? "claude-acp";
 const agent = AGENTS[name];
 if (!agent) throw new Error(`AGENT must be one of ${Object.keys(AGENTS).join(", ")}`);
 if (!installed()) throw new Error(`agents missing in ${cache}: run bash scripts/agents-install.sh`);
-const isAcp = name !== "codex";
+const isAcp = !agent.threads;
 const { WebSocketServer } = createRequire(join(cache, "package.json"))("ws");
 const portArg = process.argv.indexOf("--port");
 const port = portArg > 0 ? Number(process.argv[portArg + 1]) : 8080;
@@ -51,9 +55,10 @@ const live = new Set();
 /** One page connection <-> one agent process. */
 async function bridge(socket) {
   const send = (msg) => socket.readyState === 1 && socket.send(JSON.stringify({ jsonrpc: "2.0", ...msg }));
-  const state = { pageThread: "thr-codex", realThread: null, lastInput: [], turnText: new Map() };
-  const toPage = (value) => (state.realThread ? JSON.parse(JSON.stringify(value).replaceAll(state.realThread, state.pageThread)) : value);
-  const toAgent = (value) => (state.realThread ? JSON.parse(JSON.stringify(value).replaceAll(state.pageThread, state.realThread)) : value);
+  const state = { threads: new Map(), lastInput: [], turnText: new Map() }; // page thread id -> real thread id
+  const swap = (value, pairs) => (pairs.length ? JSON.parse(pairs.reduce((json, [from, to]) => json.replaceAll(from, to), JSON.stringify(value))) : value);
+  const toPage = (value) => swap(value, [...state.threads].map(([page, real]) => [real, page]));
+  const toAgent = (value) => swap(value, [...state.threads]);
   const rpc = agent.start(model.port, { onRequest: allowOnce, onNotification: (method, params) => notify(method, toPage(params)) });
   live.add(rpc);
   const ready = isAcp ? Promise.resolve() : codexSetup();
@@ -62,7 +67,10 @@ async function bridge(socket) {
   async function codexSetup() {
     await rpc.request("initialize", { clientInfo: { name: "playground-bridge", title: "playground bridge", version: "0" }, capabilities: { experimentalApi: true } });
     rpc.notify("initialized", {});
-    state.realThread = (await rpc.request("thread/start", { cwd: tmpdir(), approvalPolicy: "never", sandbox: "danger-full-access" })).thread.id;
+    for (const [page, model] of Object.entries(agent.threads)) {
+      const { thread } = await rpc.request("thread/start", { cwd: tmpdir(), approvalPolicy: "never", sandbox: "danger-full-access", model }, { timeoutMs: 60_000 });
+      state.threads.set(page, thread.id);
+    }
   }
 
   function notify(method, params) {
@@ -89,10 +97,12 @@ async function bridge(socket) {
     try { msg = JSON.parse(String(data)); } catch { return; }
     await ready.catch(() => {});
     let params = msg.params ?? {};
-    if (!isAcp && typeof params.threadId === "string" && params.threadId.startsWith("thr-")) state.pageThread = params.threadId;
+    const page = params.threadId;
+    if (state.threads.size === 1 && typeof page === "string" && page.startsWith("thr-") && !state.threads.has(page)) state.threads = new Map([[page, [...state.threads.values()][0]]]);
     params = toAgent(params);
     if (msg.method === "session/new") params = { ...params, cwd: tmpdir() };
-    if (msg.method === "turn/start") state.lastInput = (params.input ?? []).map(({ type, text }) => ({ type, text }));
+    // A steer of an external thread starts a new turn: its turn/started carries the steer's input.
+    if (msg.method === "turn/start" || msg.method === "turn/steer") state.lastInput = (params.input ?? []).map(({ type, text }) => ({ type, text }));
     if (msg.id === undefined) return rpc.notify(msg.method, params);
     try {
       const result = toPage(await rpc.request(msg.method, params, { timeoutMs: 600_000 }));

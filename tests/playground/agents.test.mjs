@@ -42,6 +42,7 @@ async function startBridge(agent) {
 const cases = [
   // agent, what the package does with it, what the page shows when it is done
   ["codex", "official", 'body[data-last-delivery="official"]'],
+  ["codexhost", "newTurn (its Claude Code thread)", 'body[data-last-delivery="newTurn"]'],
   ["claude-acp", "handedOff (folded)", 'body[data-last-delivery="handedOff"]'],
   ["codex-acp", "queued, then prompted", 'body[data-last-delivery="prompted"]'],
 ];
