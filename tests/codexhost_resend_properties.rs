@@ -1,9 +1,11 @@
 //! "Never a duplicate" against a model of the real hosts: a codexhost host
 //! that deduplicates the steers of its external threads by `threadId` +
-//! `clientUserMessageId` and forwards a Codex-owned thread's steer verbatim
-//! to Codex, which applies a repeated id again. Over random schedules of
-//! submissions (fresh ids and same-id retries), lost answers, turns that end
-//! and time that passes, no message is ever applied twice.
+//! `clientUserMessageId` (receipts per connection), records them in the
+//! thread without their id (as the published host does), and forwards a
+//! Codex-owned thread's steer verbatim to Codex, which applies a repeated id
+//! again. Over random schedules of submissions (fresh ids and same-id
+//! retries), lost answers, reconnects, turns that end and time that passes,
+//! no message is ever applied twice.
 #![cfg(not(target_arch = "wasm32"))]
 
 use std::collections::BTreeMap;
@@ -26,6 +28,8 @@ enum Ev {
     EndTurn(u8),
     /// A new turn starts on a thread that has none.
     StartTurn(u8),
+    /// The connection is replaced: answers in flight are lost, the host's receipts gone.
+    Reconnect,
     Tick(u16),
 }
 
@@ -36,6 +40,7 @@ fn ev() -> impl Strategy<Value = Ev> {
         1 => (0u8..2).prop_map(Ev::EndTurn),
         1 => (0u8..2).prop_map(Ev::StartTurn),
         1 => (0u16..40_000).prop_map(Ev::Tick),
+        1 => Just(Ev::Reconnect),
     ]
 }
 
@@ -43,8 +48,8 @@ fn ev() -> impl Strategy<Value = Ev> {
 struct Turn {
     id: String,
     running: bool,
-    /// Message ids applied in this turn.
-    messages: Vec<String>,
+    /// Messages applied in this turn: (id, words).
+    messages: Vec<(String, String)>,
 }
 
 /// The host side: owners, turns, what was applied, and the external
@@ -91,7 +96,8 @@ impl ModelHost {
 
     fn apply(&mut self, thread: &str, message: &str) {
         *self.applied.entry((thread.to_string(), message.to_string())).or_default() += 1;
-        self.turns.get_mut(thread).and_then(|t| t.last_mut()).unwrap().messages.push(message.to_string());
+        let words = words_of(message);
+        self.turns.get_mut(thread).and_then(|t| t.last_mut()).unwrap().messages.push((message.to_string(), words));
     }
 
     fn end_turn(&mut self, thread: &str) {
@@ -121,7 +127,15 @@ impl ModelHost {
                 let turns: Vec<Value> = self.turns[&thread]
                     .iter()
                     .map(|t| {
-                        let items: Vec<Value> = t.messages.iter().map(|m| json!({ "type": "userMessage", "clientId": m })).collect();
+                        // An external thread's messages are recorded without their id.
+                        let items: Vec<Value> = t
+                            .messages
+                            .iter()
+                            .map(|(id, words)| {
+                                let client_id = if external { Value::Null } else { json!(id) };
+                                json!({ "type": "userMessage", "clientId": client_id, "content": [{ "type": "text", "text": words }] })
+                            })
+                            .collect();
                         json!({ "id": t.id, "status": if t.running { "inProgress" } else { "completed" }, "items": items })
                     })
                     .collect();
@@ -160,6 +174,11 @@ impl ModelHost {
     }
 }
 
+/// The words message `id` carries (fixed, so a repeat is a retry).
+fn words_of(id: &str) -> String {
+    format!("words of {id}")
+}
+
 struct World {
     engine: CodexhostEngine,
     host: ModelHost,
@@ -183,7 +202,7 @@ impl World {
             Ev::Submit { thread, message } => {
                 let (thread, _) = THREADS[thread as usize];
                 let turn = self.host.running(thread).map(str::to_string);
-                let mut r = SteerRequest::text(thread, turn.as_deref(), &format!("words of m{message}"));
+                let mut r = SteerRequest::text(thread, turn.as_deref(), &words_of(&format!("m{message}")));
                 r.client_user_message_id = Some(format!("m{message}"));
                 let _ = self.engine.steer(r, self.now);
             }
@@ -201,6 +220,11 @@ impl World {
                 if self.host.running(thread).is_none() {
                     self.host.start_turn(thread, None);
                 }
+            }
+            Ev::Reconnect => {
+                self.in_flight.clear();
+                self.host.receipts.clear();
+                self.engine.connection_replaced();
             }
             Ev::Tick(ms) => {
                 self.now += ms as u64;

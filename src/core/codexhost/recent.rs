@@ -281,8 +281,35 @@ struct TurnItems {
 
 #[derive(Deserialize)]
 struct ClientItem {
+    #[serde(default, rename = "type")]
+    kind: Option<String>,
     #[serde(default, rename = "clientId")]
     client_id: Option<String>,
+    /// Kept as text: only a user message's is read (other items may hold
+    /// content of other shapes).
+    #[serde(default)]
+    content: Option<Json>,
+}
+
+#[derive(Deserialize)]
+struct TextPart {
+    #[serde(default)]
+    text: Option<String>,
+}
+
+impl ClientItem {
+    /// A user message recorded without a `clientId` whose text items join to `text`.
+    fn is_unlabelled_user_message(&self, text: &str) -> bool {
+        if self.kind.as_deref() != Some("userMessage") || self.client_id.is_some() {
+            return false;
+        }
+        let Some(parts) = self.content.as_ref().and_then(|c| c.read::<Vec<TextPart>>().ok()) else { return false };
+        let mut joined = String::new();
+        for part in &parts {
+            joined.push_str(part.text.as_deref().unwrap_or_default());
+        }
+        joined == text
+    }
 }
 
 /// A turn's `status` (`TurnStatus` of the app-server protocol); anything
@@ -296,10 +323,19 @@ fn turn_status(status: Option<&str>) -> Option<Verified> {
 }
 
 /// Reads a `thread/read { includeTurns: true }` answer of `thread_id` for
-/// `message_id`, steered into `turn_id` (`None` when the answer proves
-/// nothing: unreadable, another thread, or the turn not shown as running or
-/// ended; the outcome then stays unknown).
-pub(crate) fn verify(answer: &Json, thread_id: &str, message_id: &str, turn_id: Option<&str>) -> Option<Verified> {
+/// `message_id` with the words `text`, steered into `turn_id` (`None`: a
+/// `turn/start`). `None` when the answer proves nothing: unreadable, another
+/// thread, the turn not listed, or a turn shown in part or with an unknown
+/// status; the outcome then stays unknown.
+///
+/// A user message with that `clientId` anywhere is the message. A host that
+/// records a steered message without its id (the published codexhost host's
+/// external threads) is read by its words: a user message with no
+/// `clientId` and the same text, in the turn it went to or a later one (a
+/// `newTurn` steer opens the next turn with it). "Not applied" is proven only
+/// once that turn and every later one have ended without it: a later turn
+/// that still runs may be the replacement that has not listed it yet.
+pub(crate) fn verify(answer: &Json, thread_id: &str, message_id: &str, text: &str, turn_id: Option<&str>) -> Option<Verified> {
     let read: ThreadRead = answer.read().ok()?;
     if read.thread.id != thread_id {
         return None;
@@ -308,26 +344,29 @@ pub(crate) fn verify(answer: &Json, thread_id: &str, message_id: &str, turn_id: 
     if let Some(turn) = turns.iter().find(|t| t.items.iter().any(|i| i.client_id.as_deref() == Some(message_id))) {
         return Some(Verified::Applied(turn.id.clone()));
     }
+    let from = match turn_id {
+        Some(turn_id) => turns.iter().position(|t| t.id == turn_id)?,
+        None => 0,
+    };
+    let later = &turns[from..];
+    if let Some(turn) = later.iter().find(|t| t.items.iter().any(|i| i.is_unlabelled_user_message(text))) {
+        return Some(Verified::Applied(turn.id.clone()));
+    }
     if turns.iter().any(|t| t.items_view.as_deref().is_some_and(|view| view != "full")) {
         return None; // a turn shown in part may hold it
     }
-    match turn_id {
-        Some(turn_id) => turn_status(turns.iter().find(|t| t.id == turn_id)?.status.as_deref()),
-        // A `turn/start`: the turn it opened would not list it yet either
-        // (a start answers `items: []`), so "not found" proves something
-        // only once every turn listed has ended.
-        None => {
-            let mut verdict = Some(Verified::NotApplied);
-            for turn in &turns {
-                match turn_status(turn.status.as_deref()) {
-                    Some(Verified::StillRunning) => return Some(Verified::StillRunning),
-                    None => verdict = None,
-                    _ => {}
-                }
-            }
-            verdict
+    // A `turn/start` or a steer: the turn it opened or went to may not list
+    // it yet while it runs (a start answers `items: []`; a steer accepted
+    // during a tool call is recorded at the model's next request).
+    let mut verdict = Some(Verified::NotApplied);
+    for turn in later {
+        match turn_status(turn.status.as_deref()) {
+            Some(Verified::StillRunning) => return Some(Verified::StillRunning),
+            None => verdict = None,
+            _ => {}
         }
     }
+    verdict
 }
 
 #[cfg(test)]

@@ -68,7 +68,7 @@ impl CodexhostEngine {
         op.trace.record_probe("thread/read", probe_answer(answer));
         let message_id = op.steer.as_ref().and_then(|r| r.client_user_message_id.clone()).unwrap_or_default();
         let verified = match answer {
-            HostAnswer::Result(value) => verify(value, &op.thread_id, &message_id, turn_id.as_deref()),
+            HostAnswer::Result(value) => verify(value, &op.thread_id, &message_id, &op.text, turn_id.as_deref()),
             _ => None,
         };
         let unknown = |detail: &str| Failure::outcome_unknown("turn/steer", detail);

@@ -82,18 +82,55 @@ fn a_thread_read_shows_a_message_applied_still_running_or_not_applied() {
         {"id": "u", "status": "inProgress", "items": [{"clientId": "m"}]},
         {"id": "v", "status": "completed", "items": []},
     ]}}));
-    assert_eq!(verify(&read, "t", "m", Some("u")), Some(Verified::Applied("u".into())));
-    assert_eq!(verify(&read, "t", "other", Some("u")), Some(Verified::StillRunning));
-    assert_eq!(verify(&read, "t", "other", Some("v")), Some(Verified::NotApplied));
-    assert_eq!(verify(&read, "t", "other", Some("gone")), None, "a turn not listed proves nothing");
-    assert_eq!(verify(&read, "t2", "m", Some("u")), None, "another thread's answer proves nothing");
-    assert_eq!(verify(&Json::from(json!({"thread": {"id": "t", "turns": []}})), "t", "m", None), Some(Verified::NotApplied));
-    assert_eq!(verify(&Json::from(json!({"thread": {"id": "t"}})), "t", "m", None), None, "no turns read: nothing is proven");
-    assert_eq!(verify(&Json::null(), "t", "m", None), None);
+    assert_eq!(verify(&read, "t", "m", "w", Some("u")), Some(Verified::Applied("u".into())));
+    assert_eq!(verify(&read, "t", "other", "w", Some("u")), Some(Verified::StillRunning));
+    assert_eq!(verify(&read, "t", "other", "w", Some("v")), Some(Verified::NotApplied));
+    assert_eq!(verify(&read, "t", "other", "w", Some("gone")), None, "a turn not listed proves nothing");
+    assert_eq!(verify(&read, "t2", "m", "w", Some("u")), None, "another thread's answer proves nothing");
+    assert_eq!(verify(&Json::from(json!({"thread": {"id": "t", "turns": []}})), "t", "m", "w", None), Some(Verified::NotApplied));
+    assert_eq!(verify(&Json::from(json!({"thread": {"id": "t"}})), "t", "m", "w", None), None, "no turns read: nothing is proven");
+    assert_eq!(verify(&Json::null(), "t", "m", "w", None), None);
     let summary = json!({"thread": {"id": "t", "turns": [{"id": "v", "status": "completed", "itemsView": "summary", "items": []}]}});
-    assert_eq!(verify(&Json::from(summary), "t", "m", Some("v")), None, "a turn shown in part proves nothing");
+    assert_eq!(verify(&Json::from(summary), "t", "m", "w", Some("v")), None, "a turn shown in part proves nothing");
     let full = json!({"thread": {"id": "t", "turns": [{"id": "v", "status": "completed", "itemsView": "full", "items": []}]}});
-    assert_eq!(verify(&Json::from(full), "t", "m", Some("v")), Some(Verified::NotApplied));
+    assert_eq!(verify(&Json::from(full), "t", "m", "w", Some("v")), Some(Verified::NotApplied));
+}
+
+#[test]
+fn a_message_recorded_without_its_id_is_found_by_its_words_in_its_turn_or_a_later_one() {
+    let said = |text: &str| json!({"type": "userMessage", "clientId": null, "content": [{"type": "text", "text": text}]});
+    // A newTurn steer: the host stopped turn u and opened n with the words, without the id.
+    let replaced = json!({"thread": {"id": "t", "turns": [
+        {"id": "a", "status": "completed", "items": [said("use pnpm")]},
+        {"id": "u", "status": "interrupted", "items": []},
+        {"id": "n", "status": "completed", "items": [said("use pnpm")]},
+    ]}});
+    let read = Json::from(replaced);
+    assert_eq!(verify(&read, "t", "m", "use pnpm", Some("u")), Some(Verified::Applied("n".into())));
+    assert_eq!(verify(&read, "t", "m", "use bun", Some("u")), Some(Verified::NotApplied), "other words are another message");
+    let earlier_only = json!({"thread": {"id": "t", "turns": [
+        {"id": "a", "status": "completed", "items": [said("use pnpm")]},
+        {"id": "u", "status": "interrupted", "items": []},
+    ]}});
+    assert_eq!(
+        verify(&Json::from(earlier_only), "t", "m", "use pnpm", Some("u")),
+        Some(Verified::NotApplied),
+        "the same words before the turn it went to are an earlier message"
+    );
+    let labelled = json!({"thread": {"id": "t", "turns": [
+        {"id": "u", "status": "completed", "items": [{"type": "userMessage", "clientId": "other", "content": [{"type": "text", "text": "use pnpm"}]}]},
+    ]}});
+    assert_eq!(verify(&Json::from(labelled), "t", "m", "use pnpm", Some("u")), Some(Verified::NotApplied), "a message with another id is another message");
+}
+
+#[test]
+fn a_later_turn_that_still_runs_keeps_the_outcome_unknown() {
+    // The replacement turn may not list the message yet.
+    let read = json!({"thread": {"id": "t", "turns": [
+        {"id": "u", "status": "interrupted", "items": []},
+        {"id": "n", "status": "inProgress", "items": []},
+    ]}});
+    assert_eq!(verify(&Json::from(read), "t", "m", "use pnpm", Some("u")), Some(Verified::StillRunning));
 }
 
 #[test]
