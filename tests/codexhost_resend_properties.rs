@@ -21,9 +21,15 @@ const THREADS: [(&str, bool); 2] = [("codex-thread", false), ("external-thread",
 #[derive(Debug, Clone)]
 enum Ev {
     /// Submit message `m` (its id and words are fixed, so a repeat is a retry) on a thread.
-    Submit { thread: u8, message: u8 },
+    Submit {
+        thread: u8,
+        message: u8,
+    },
     /// The oldest answer in flight reaches the engine, or is lost.
-    Answer { index: u8, lost: bool },
+    Answer {
+        index: u8,
+        lost: bool,
+    },
     /// A thread's running turn ends.
     EndTurn(u8),
     /// A new turn starts on a thread that has none.
@@ -113,9 +119,7 @@ impl ModelHost {
         let external = Self::external(&thread);
         let ok = |v: Value| HostAnswer::Result(v.into());
         match r.method {
-            "codexhost/thread/steering/inspect" if self.inspect => {
-                ok(json!({ "delivery": if external { "newTurn" } else { "official" } }))
-            }
+            "codexhost/thread/steering/inspect" if self.inspect => ok(json!({ "delivery": if external { "newTurn" } else { "official" } })),
             "codexhost/thread/steering/inspect" => {
                 HostAnswer::Error(RpcError::new(-32600, "Invalid request: unknown variant `codexhost/thread/steering/inspect`"))
             }

@@ -136,7 +136,8 @@ impl CodexhostEngine {
             return Err(refuse(Failure::disposed()));
         }
         let text = steer_text(&request.input).map_err(|failure| SteeringError::new(failure, draft.clone(), Trace::default()))?;
-        let resubmission = self.dialect.recent.resubmission(&request.thread_id, message_id.as_deref(), &text, request.expected_turn_id.as_deref());
+        let resubmission =
+            self.dialect.recent.resubmission(&request.thread_id, message_id.as_deref(), &text, request.expected_turn_id.as_deref());
         if resubmission == Resubmission::ReusedForOtherText {
             let id = message_id.as_deref().unwrap_or_default();
             return Err(refuse(Failure::invalid_input(format!("clientUserMessageId {id} was already used for a different message"))));
@@ -275,7 +276,9 @@ impl CodexhostEngine {
         // one decided (the connection was replaced) reads the thread first.
         if !op.verified {
             let id = request.client_user_message_id.as_deref();
-            if let Resubmission::Verify { turn_id } = self.dialect.recent.resubmission(&op.thread_id, id, &op.text, request.expected_turn_id.as_deref()) {
+            if let Resubmission::Verify { turn_id } =
+                self.dialect.recent.resubmission(&op.thread_id, id, &op.text, request.expected_turn_id.as_deref())
+            {
                 op.steer = Some(request);
                 return self.verify_first(op_id, op, turn_id, now);
             }

@@ -167,12 +167,25 @@ impl RecentMessages {
 
     /// What a new submission of `message_id` with `text` on `thread_id`,
     /// steering `expected_turn_id` (`None`: a `turn/start`), should do.
-    pub(crate) fn resubmission(&self, thread_id: &str, message_id: Option<&str>, text: &str, expected_turn_id: Option<&str>) -> Resubmission {
+    pub(crate) fn resubmission(
+        &self,
+        thread_id: &str,
+        message_id: Option<&str>,
+        text: &str,
+        expected_turn_id: Option<&str>,
+    ) -> Resubmission {
         let Some(message_id) = message_id else { return Resubmission::New };
         self.resubmission_hashed(key_hash(thread_id, message_id), thread_id, message_id, text, expected_turn_id)
     }
 
-    fn resubmission_hashed(&self, hash: u64, thread_id: &str, message_id: &str, text: &str, expected_turn_id: Option<&str>) -> Resubmission {
+    fn resubmission_hashed(
+        &self,
+        hash: u64,
+        thread_id: &str,
+        message_id: &str,
+        text: &str,
+        expected_turn_id: Option<&str>,
+    ) -> Resubmission {
         let entry = self.position(hash, thread_id, message_id).map(|at| &self.ring[at]);
         if entry.is_some_and(|entry| entry.text_hash != fnv(&[text])) {
             return Resubmission::ReusedForOtherText;

@@ -120,7 +120,11 @@ fn a_message_recorded_without_its_id_is_found_by_its_words_in_its_turn_or_a_late
     let labelled = json!({"thread": {"id": "t", "turns": [
         {"id": "u", "status": "completed", "items": [{"type": "userMessage", "clientId": "other", "content": [{"type": "text", "text": "use pnpm"}]}]},
     ]}});
-    assert_eq!(verify(&Json::from(labelled), "t", "m", "use pnpm", Some("u")), Some(Verified::NotApplied), "a message with another id is another message");
+    assert_eq!(
+        verify(&Json::from(labelled), "t", "m", "use pnpm", Some("u")),
+        Some(Verified::NotApplied),
+        "a message with another id is another message"
+    );
 }
 
 #[test]
