@@ -73,7 +73,7 @@ async function roundTrips(api, host, owner) {
  * Prepares `count` full steers on fresh threads through the engine, and the
  * same request sequence sent bare over the same transport.
  */
-async function prepare(api, host, owner, count) {
+export async function prepare(api, host, owner, count) {
   const t = channelTransport(HOSTS[host](owner), host === "stock app-server" ? UNKNOWN : MISSING);
   // The request sequence is recorded while preparing only: a recorder that
   // kept every request of every timed round would make the engine path (and
@@ -116,7 +116,7 @@ async function prepare(api, host, owner, count) {
   };
 }
 
-const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+export const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
 export async function runBench(api, { count = 200, rounds = 9 } = {}) {
   const combos = [];

