@@ -5,7 +5,7 @@ import assert from "node:assert/strict";
 import { randomUUID } from "node:crypto";
 import { startMockModel } from "./mock-model.mjs";
 import { startCodex } from "./agents.mjs";
-import { pkg, within, waitFor, settle, record, marker, text, packageRequest, sleep } from "./harness.mjs";
+import { pkg, within, waitFor, settle, record, marker, text, packageRequest, sleep, assertRefused } from "./harness.mjs";
 
 const AGENT = "codex app-server";
 const INSPECT = "codexhost/thread/steering/inspect";
@@ -88,12 +88,7 @@ describe(AGENT, () => {
     const s = await steer("stale expectedTurnId", { threadId, expectedTurnId: old, input, clientUserMessageId: randomUUID() }, { retract: () => retracted++ });
     await turnEnds(turnId);
     record({ ...s.row, path: s.error?.trace?.path, outcome: s.ok ? "resolved (wrong)" : `${s.error.kind} ${s.error.code ?? ""}`.trim(), saw: model.saw(m) });
-    assert.equal(s.ok, false);
-    assert.equal(s.error.kind, "host");
-    assert.equal(s.error.code, -32600);
-    assert.match(s.error.message, /expected active turn id/);
-    assert.deepEqual(s.error.draft, input);
-    assert.equal(model.saw(m), 0);
+    assertRefused(s, { code: -32600, message: /expected active turn id/, input, saw: model.saw(m) });
   });
 
   // outcomeUnknown, the unconfirmed hook, no retract, and retries that never duplicate on a host without dedupe.

@@ -9,7 +9,7 @@ import assert from "node:assert/strict";
 import { randomUUID } from "node:crypto";
 import { startMockModel } from "./mock-model.mjs";
 import { startCodexhost } from "./agents.mjs";
-import { pkg, within, waitFor, settle, record, marker, text, packageRequest, sleep } from "./harness.mjs";
+import { pkg, within, waitFor, settle, record, marker, text, packageRequest, sleep, assertRefused } from "./harness.mjs";
 
 const AGENT = "codexhost host";
 const INSPECT = "codexhost/thread/steering/inspect";
@@ -122,12 +122,7 @@ describe(AGENT, () => {
       const s = await steer(t, "codex thread: stale expectedTurnId", { expectedTurnId: old, input, clientUserMessageId: randomUUID() });
       await turnEnds(turnId);
       record({ ...s.row, path: pathOf(s), outcome: outcomeOf(s), saw: model.saw(m) });
-      assert.equal(s.ok, false);
-      assert.equal(s.error.kind, "host");
-      assert.equal(s.error.code, -32600);
-      assert.match(s.error.message, /expected active turn id/);
-      assert.deepEqual(s.error.draft, input);
-      assert.equal(model.saw(m), 0);
+      assertRefused(s, { code: -32600, message: /expected active turn id/, input, saw: model.saw(m) });
     });
 
     // Codex applies a repeated clientUserMessageId again, so a retry must read the thread instead of resending.
@@ -213,12 +208,8 @@ describe(AGENT, () => {
       const stopped = completed.has(turnId);
       await turnEnds(turnId);
       record({ ...s.row, path: pathOf(s), outcome: outcomeOf(s), saw: model.saw(m) });
-      assert.equal(s.ok, false);
-      assert.equal(s.error.kind, "host");
-      assert.equal(s.error.code, -32074);
-      assert.deepEqual(s.error.draft, input);
+      assertRefused(s, { code: -32074, input, saw: model.saw(m) });
       assert.equal(stopped, false, "the running turn is not stopped for a refused steer");
-      assert.equal(model.saw(m), 0);
     });
 
     // The host keeps a receipt per thread and clientUserMessageId on this connection: a resend applies nothing.

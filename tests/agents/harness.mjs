@@ -1,5 +1,6 @@
 // Shared pieces of the real-agents layer: the packed package, time caps, the
 // table, and an ACP "app" that owns its prompts and feeds the package.
+import assert from "node:assert/strict";
 import { packAndInstall } from "../node/pack.mjs";
 
 export const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
@@ -78,4 +79,17 @@ export function packageRequest(rpc, log, timeoutMs = 120_000) {
     log.push({ method, params, at: Date.now() });
     return rpc.request(method, params, { timeoutMs: (options?.timeoutMs ?? timeoutMs) + 5_000 });
   };
+}
+
+/**
+ * A steer the host refused with a JSON-RPC error: kind "host" with its code
+ * (and words), the user's draft handed back, and the model never saw it.
+ */
+export function assertRefused(s, { code, message, input, saw }) {
+  assert.equal(s.ok, false);
+  assert.equal(s.error.kind, "host");
+  assert.equal(s.error.code, code);
+  if (message !== undefined) assert.match(s.error.message, message);
+  assert.deepEqual(s.error.draft, input);
+  assert.equal(saw, 0, "the model never saw a refused message");
 }
