@@ -1,6 +1,7 @@
-// Memory: 100,000 steers across 10,000 threads (codexhost) and 100,000 sends
-// across 10,000 sessions (ACP) leave wasm memory bounded and no per-thread
-// or per-session state behind.
+// Memory: 100,000 steers across 10,000 threads (codexhost), 100,000 sends
+// across 10,000 sessions (ACP) and 200,000 ACP sessions opened and closed
+// on fresh ids leave wasm memory bounded and no per-thread or per-session
+// state behind.
 export async function memoryRun(api, wasm) {
   const pages = () => wasm.memory.buffer.byteLength / 65536;
   const rows = [];
@@ -27,6 +28,20 @@ export async function memoryRun(api, wasm) {
       acp.promptAnswered(session, { stopReason: "end_turn" });
     }
     rows.push({ what: "ACP: 100,000 sends / 10,000 sessions", before, after: pages(), live: acp.liveState() });
+    acp.free();
+  }
+  {
+    const acp = new api.AcpSteering({ request: () => new Promise(() => {}), initialize: { _meta: { steering: { supported: true } } } });
+    const before = pages();
+    const at = [];
+    for (let i = 0; i < 200_000; i++) {
+      const session = `c${i}`;
+      acp.promptSent(session);
+      acp.inputMode(session);
+      acp.sessionClosed(session);
+      if ((i + 1) % 50_000 === 0) at.push(pages());
+    }
+    rows.push({ what: `ACP: 200,000 sessions opened and closed (pages at each 50,000: ${at.join(", ")})`, before, after: pages(), live: acp.liveState() });
     acp.free();
   }
   return rows;

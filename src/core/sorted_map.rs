@@ -153,6 +153,11 @@ impl<K: Ord> SortedSet<K> {
         SortedSet(SortedMap::new())
     }
 
+    /// Number of keys.
+    pub(crate) fn len(&self) -> usize {
+        self.0.len()
+    }
+
     /// Adds `key`; returns whether it was new.
     pub(crate) fn insert(&mut self, key: K) -> bool {
         self.0.insert(key, ()).is_none()

@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { packAndInstall, repo } from "../node/pack.mjs";
 
 export { repo };
-export const CLASSES = ["cycles", "depth", "getters", "proxies", "exotic", "wrongTypes", "huge", "timeouts", "hostAnswers", "initialize", "reentry", "desktop", "properties"];
+export const CLASSES = ["cycles", "depth", "getters", "proxies", "exotic", "wrongTypes", "huge", "timeouts", "hostAnswers", "initialize", "reentry", "desktop", "properties", "churn"];
 export const SCALE = Number(process.env.HOSTILE_SCALE ?? 1);
 /** Wall-clock limit of one class (a hung or spinning module is killed). */
 export const CLASS_WALL_MS = Number(process.env.HOSTILE_CLASS_WALL_MS ?? 90_000);

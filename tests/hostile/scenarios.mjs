@@ -8,6 +8,7 @@ import {
   acpSteers, cap, codexhostSteers, desktopSteers, freeAll, goodAcp, goodCodexhost, launch, probe, restoreMessage,
   quiesce, settleAll, sleep, switchable, sync, tick, timerWatch, wasmParts,
 } from "./harness.mjs";
+import { CHURN_ABOUT, runChurn } from "./churn.mjs";
 
 const TEXT = () => [{ type: "text", text: "use pnpm" }];
 const UPDATE = { sessionUpdate: "agent_message_chunk", content: { type: "text", text: "x" } };
@@ -720,7 +721,7 @@ async function runDesktop(h, t, scale, progress) {
 
 // ---- runner -------------------------------------------------------------------
 
-export const CLASS_NAMES = [...Object.keys(VALUE_CLASSES), "timeouts", "hostAnswers", "initialize", "reentry", "desktop", "properties"];
+export const CLASS_NAMES = [...Object.keys(VALUE_CLASSES), "timeouts", "hostAnswers", "initialize", "reentry", "desktop", "properties", "churn"];
 
 export const ABOUT = {
   ...Object.fromEntries(Object.entries(VALUE_CLASSES).map(([k, c]) => [k, c.about])),
@@ -730,6 +731,7 @@ export const ABOUT = {
   reentry: "streamRole/present/retract/reconcile/request/onChange re-enter liveState/steer/decide/send/inputMode/dispose",
   desktop: "7 hostile managers at install, 20 hostile coordinator/startTurn/turn-steer behaviours, dispose while pending",
   properties: "fast-check: arbitrary JS values (anything + cycles/proxies/getters) in every argument and host answer",
+  churn: CHURN_ABOUT,
 };
 
 /**
@@ -764,6 +766,7 @@ export async function runClass(api, initResult, name, opts = {}) {
     else if (name === "reentry") await runReentry(h, t, scale, report);
     else if (name === "desktop") await runDesktop(h, t, scale, report);
     else if (name === "properties") await opts.properties.runProperties(api, h, t, scale, report);
+    else if (name === "churn") await runChurn(h, t, scale, report, parts.pages);
     else throw new Error(`unknown class ${name}`);
   } catch (e) {
     t.fail("harness", `the class stopped early: ${V.describe(e)}`);

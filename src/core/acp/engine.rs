@@ -1,11 +1,13 @@
 //! The ACP state machine: admission (FIFO, one steer in flight), dispatch by
 //! path, what each answer means, and how an op ends.
 
+mod closed;
 mod composer;
 mod injects;
 mod lifecycle;
 mod prompts;
 
+pub use closed::MAX_CLOSED_SESSIONS;
 pub use lifecycle::PromptVerdict;
 
 use std::collections::VecDeque;
@@ -47,10 +49,6 @@ impl Stage {
     }
 }
 
-/// How many closed sessions an engine remembers as closed (refusing input);
-/// an app that opens and closes sessions for a long time keeps this many.
-pub(crate) const MAX_CLOSED_SESSIONS: usize = 1024;
-
 /// How many quiet sessions (told `idle`, nothing held) are still told when
 /// the connection closes, the engine is disposed or `initialize` fails.
 ///
@@ -83,6 +81,7 @@ pub struct Acp {
     sessions: SortedMap<String, Session>,
     /// Closed sessions in the order they closed: past [`MAX_CLOSED_SESSIONS`]
     /// the oldest is forgotten (its id then reads as a session never seen).
+    /// A session closed again is listed again; its older place is skipped.
     closed_order: VecDeque<String>,
     /// The composer state last reported per session.
     shown: SortedMap<String, ComposerState>,

@@ -2,7 +2,7 @@
 
 use serde::Serialize;
 
-use super::{AcpEngine, Stage, MAX_CLOSED_SESSIONS};
+use super::{AcpEngine, Stage};
 use crate::core::acp::capabilities::{Capabilities, SteerPath};
 use crate::core::acp::session::MAX_EARLY_ECHOES;
 use crate::core::acp::wire::{PromptAnswer, UserMessageEcho};
@@ -295,14 +295,7 @@ impl AcpEngine {
         }
         self.dialect.sessions.remove(session_id);
         if closed {
-            self.session(session_id).closed = true;
-            self.dialect.closed_order.push_back(session_id.into());
-            if self.dialect.closed_order.len() > MAX_CLOSED_SESSIONS {
-                let oldest = self.dialect.closed_order.pop_front().unwrap_or_default();
-                if self.dialect.sessions.get(&oldest).is_some_and(|s| s.closed) {
-                    self.dialect.sessions.remove(&oldest);
-                }
-            }
+            self.remember_closed(session_id);
         }
         self.dialect.touched.insert(session_id.into());
         self.flush_changes();
