@@ -68,9 +68,12 @@ export function installDesktopSteering(manager, options) {
   const names = ["steerTurn", "sendRequest", "startTurn", "getTurnCoordinator"];
   const [originalSteer, originalSend, ...rest] = names.map((name) => method(manager, name));
   if (!originalSteer || !originalSend || rest.some((f) => !f)) return null;
+  // `options` is checked by the engine (`__desktopTimeouts`) before the hook
+  // is built, and its bounds by the decider, named as the caller wrote them.
+  const timeouts = api.__desktopTimeouts(options);
   const decider = new api.CodexhostSteering({
     request: (...args) => Reflect.apply(originalSend, manager, args),
-    timeouts: field(options, "timeouts"),
+    timeouts,
   });
   const hook = new Hook(manager, originalSteer, originalSend, decider);
   try {

@@ -5,6 +5,8 @@
 // The built-ins used here are captured when the module loads.
 
 const { hasOwnProperty } = Object.prototype;
+const { keys: objectKeys } = Object;
+const { slice } = String.prototype;
 const { apply, getPrototypeOf, defineProperty } = Reflect;
 
 /** Prototypes every object of the page shares: a field found only there is no field. */
@@ -77,4 +79,20 @@ export function defineErrorFields(error, kind, code, data, draft, trace, clientU
   defineField(error, "draft", draft);
   defineField(error, "trace", trace);
   defineField(error, "clientUserMessageId", clientUserMessageId);
+}
+
+/**
+ * The first `maxKeys` own enumerable string keys of `object` (each cut to
+ * `maxUnits` characters), or `undefined` when they cannot be listed (a
+ * Proxy's `ownKeys` trap throws, a revoked Proxy). Never throws.
+ */
+export function ownKeysOf(object, maxKeys, maxUnits) {
+  try {
+    const keys = objectKeys(object);
+    const out = [];
+    for (let i = 0; i < keys.length && i < maxKeys; i++) out[i] = apply(slice, keys[i], [0, maxUnits]);
+    return out;
+  } catch {
+    return undefined;
+  }
 }

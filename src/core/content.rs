@@ -7,6 +7,7 @@ use serde::{Deserialize, Serialize};
 
 use super::error::Failure;
 use super::json::Json;
+use super::options::explain_items;
 
 /// Largest draft the engine will send, measured as its JSON text (256 KiB).
 /// Larger drafts are refused with [`InputError::TooLarge`](crate::core::error::InputError::TooLarge) before any request.
@@ -48,7 +49,8 @@ pub fn check_array(draft: &Json) -> Result<(), Failure> {
 /// Reads a draft's items; the draft must be a JSON array of objects.
 fn typed(draft: &Json) -> Result<Vec<TypedBlock<'_>>, Failure> {
     check_array(draft)?;
-    draft.read().map_err(|e| Failure::invalid_input(format!("malformed content item: {e}")))
+    // Explained only on failure: a well-formed draft is read once.
+    draft.read().map_err(|_| explain_items(draft).into())
 }
 
 /// Refuses drafts larger than [`MAX_DRAFT_BYTES`].

@@ -12,6 +12,9 @@ use serde::de::{Deserialize, Deserializer, MapAccess, Visitor};
 use serde::ser::{Serialize, Serializer};
 use serde_json::value::RawValue;
 
+mod read_error;
+pub use read_error::ReadError;
+
 /// One JSON value kept as its text.
 ///
 /// ```
@@ -34,8 +37,8 @@ impl Json {
     /// assert_eq!(Json::parse("{\"a\":  1}".into()).unwrap().text(), "{\"a\":  1}");
     /// assert!(Json::parse("{} {}".into()).is_err());
     /// ```
-    pub fn parse(text: String) -> Result<Json, serde_json::Error> {
-        RawValue::from_string(text).map(Json)
+    pub fn parse(text: String) -> Result<Json, ReadError> {
+        RawValue::from_string(text).map(Json).map_err(|e| ReadError::new(&e, ""))
     }
 
     /// Writes a typed value as JSON (`null` if it cannot be written, which
@@ -77,7 +80,7 @@ impl Json {
     }
 
     /// Reads the value into a typed struct (unknown fields are skipped, never
-    /// built).
+    /// built); a value of another shape is a [`ReadError`].
     ///
     /// ```
     /// use renderer_steering::core::Json;
@@ -87,8 +90,8 @@ impl Json {
     /// assert_eq!(answer.read::<Answer>().unwrap().delivery, "activeTurn");
     /// assert!(answer.read::<Vec<u8>>().is_err());
     /// ```
-    pub fn read<'a, T: Deserialize<'a>>(&'a self) -> Result<T, serde_json::Error> {
-        serde_json::from_str(self.0.get())
+    pub fn read<'a, T: Deserialize<'a>>(&'a self) -> Result<T, ReadError> {
+        serde_json::from_str(self.0.get()).map_err(|e| ReadError::new(&e, self.0.get()))
     }
 
     /// The fields of an object, in order, each kept as text (`None` when the
@@ -255,7 +258,22 @@ mod tests {
     fn debug_shows_the_text_and_a_non_object_has_no_entries_and_says_why() {
         assert_eq!(format!("{:?}", Json::of(&[1, 2])), "[1,2]");
         let refused = Json::of(&1).read::<super::Entries>().err().map(|e| e.to_string()).unwrap_or_default();
-        assert!(refused.contains("expected an object"), "{refused}");
+        assert_eq!(refused, "a field is missing or has another type or value (near `1`)");
+    }
+
+    #[test]
+    fn a_read_error_quotes_the_one_line_text_before_the_fault() {
+        let answer = Json::parse(r#"{"a": 1, "turnId": [] }"#.into()).unwrap();
+        let refused = answer.read::<std::collections::BTreeMap<String, u8>>().unwrap_err().to_string();
+        assert_eq!(refused, "a field is missing or has another type or value (near `{\"a\": 1, \"turnId\": `)");
+        let unicode = Json::parse(r#"["ééééééééééééééééé", 1]"#.into()).unwrap();
+        assert!(unicode.read::<Vec<String>>().unwrap_err().to_string().contains("é\", 1"), "cut on a character's boundary");
+        let spread = Json::parse("{\n \"a\": []\n}".into()).unwrap();
+        assert_eq!(
+            spread.read::<std::collections::BTreeMap<String, u8>>().unwrap_err().to_string(),
+            "a field is missing or has another type or value"
+        );
+        assert_eq!(Json::parse("[1,".into()).unwrap_err().to_string(), "it is not one JSON value");
     }
 
     #[test]

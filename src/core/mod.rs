@@ -14,7 +14,9 @@
 //!   params);
 //! - `action`: what an engine asks its driver to do ([`Action`]);
 //! - [`error`] and `trace`: typed failures that carry the draft and the
-//!   decision trace.
+//!   decision trace;
+//! - [`options`] and [`given`]: what each caller-given value takes, and
+//!   the words that refuse the rest.
 //!
 //! ```
 //! use renderer_steering::core::Timeouts;
@@ -29,8 +31,10 @@ mod driven;
 pub(crate) mod engine;
 pub mod error;
 pub(crate) mod flight;
+pub mod given;
 mod json;
 pub(crate) mod json_rpc;
+pub mod options;
 mod requests;
 pub(crate) mod sorted_map;
 pub mod timeouts;
@@ -39,7 +43,7 @@ pub(crate) mod trace;
 pub use action::{Action, OpId, OutgoingRequest};
 pub use driven::Driven;
 pub use error::{Failure, SteeringError};
-pub use json::Json;
+pub use json::{Json, ReadError};
 pub use json_rpc::{RequestId, RpcError};
 pub use requests::HostAnswer;
 pub use timeouts::Timeouts;

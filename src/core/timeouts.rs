@@ -1,6 +1,10 @@
 //! Bounds on every wait for the host.
 
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
+
+use super::error::OptionError;
+use super::given::Given;
+use super::options::{optional, Accepts};
 
 /// How long the engine waits for each kind of host answer, in milliseconds.
 ///
@@ -9,17 +13,13 @@ use serde::{Deserialize, Serialize};
 /// let t = Timeouts { decide_ms: 500, ..Timeouts::default() };
 /// assert_eq!(t.steer_ms, 30_000);
 /// ```
-/// Read from JavaScript as `{ decideMs?, steerMs?, requestMs? }`; any other
-/// key (a misspelling such as `decideMS`) is refused, not silently ignored.
-/// Codexhost uses `decideMs` and `steerMs`, ACP `requestMs`; each ignores
-/// the others, so one object can serve both.
-///
-/// ```
-/// # use renderer_steering::core::Timeouts;
-/// assert!(serde_json::from_str::<Timeouts>(r#"{"decideMS": 50}"#).unwrap_err().to_string().contains("unknown field `decideMS`"));
-/// ```
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase", default, deny_unknown_fields)]
+/// Read from JavaScript as `{ decideMs?, steerMs?, requestMs? }`
+/// ([`Timeouts::from_given`]); any other key (a misspelling such as
+/// `decideMS`) is refused, not silently ignored. Codexhost uses `decideMs`
+/// and `steerMs`, ACP `requestMs`; each ignores the others, so one object
+/// can serve both.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
 pub struct Timeouts {
     /// Inspect, ownership and thread probes (default 10 s).
     pub decide_ms: u64,
@@ -54,13 +54,51 @@ pub const MAX_TIMEOUT_MS: u64 = 2_147_483_647;
 /// assert!(bound_from_ms(f64::NAN, "timeoutMs").is_err());
 /// ```
 pub fn bound_from_ms(ms: f64, what: &str) -> Result<u64, String> {
-    if ms.is_nan() || ms < 0.0 || ms > MAX_TIMEOUT_MS as f64 {
-        return Err(format!("{what} must be a number of milliseconds from 0 to {MAX_TIMEOUT_MS}, not {ms}"));
+    if !Accepts::Milliseconds.admits(&Given::Number(ms)) {
+        return Err(OptionError::refused(what, Accepts::Milliseconds, Given::Number(ms)).to_string());
     }
     Ok(ms as u64)
 }
 
+/// The keys `options.timeouts` takes.
+///
+/// ```
+/// assert_eq!(renderer_steering::core::timeouts::TIMEOUT_KEYS, ["decideMs", "steerMs", "requestMs"]);
+/// ```
+pub const TIMEOUT_KEYS: &[&str] = &["decideMs", "steerMs", "requestMs"];
+
 impl Timeouts {
+    /// Reads the object `within` (`options.timeouts`) from the keys it has
+    /// and the value of each key it takes (`value_of`); an absent key
+    /// (`undefined` or `null`) keeps its default. Refuses an unknown key and
+    /// any value but a whole number of milliseconds a timer can hold.
+    ///
+    /// ```
+    /// use renderer_steering::core::{given::Given, Timeouts};
+    /// let keys = ["decideMs".to_string()];
+    /// let given = |key: &str| if key == "decideMs" { Given::Number(500.0) } else { Given::Undefined };
+    /// let t = Timeouts::from_given("options.timeouts", &keys, given).unwrap();
+    /// assert_eq!((t.decide_ms, t.steer_ms), (500, 30_000));
+    /// let refused = Timeouts::from_given("options.timeouts", &keys, |_| Given::Number(1e300)).unwrap_err();
+    /// assert_eq!(refused.to_string(), "options.timeouts.decideMs must be a whole number of milliseconds from 0 to 2147483647 (got 1e+300)");
+    /// ```
+    pub fn from_given(within: &str, keys: &[String], mut value_of: impl FnMut(&str) -> Given) -> Result<Timeouts, OptionError> {
+        if let Some(key) = keys.iter().find(|key| !TIMEOUT_KEYS.contains(&key.as_str())) {
+            return Err(OptionError::Unknown { within: within.into(), key: key.clone(), known: TIMEOUT_KEYS });
+        }
+        let mut timeouts = Timeouts::default();
+        let slots = [("decideMs", &mut timeouts.decide_ms), ("steerMs", &mut timeouts.steer_ms), ("requestMs", &mut timeouts.request_ms)];
+        for (key, slot) in slots {
+            let given = value_of(key);
+            if optional(&format!("{within}.{key}"), Accepts::WholeMilliseconds, &given)? {
+                if let Given::Number(ms) = given {
+                    *slot = ms as u64;
+                }
+            }
+        }
+        Ok(timeouts)
+    }
+
     /// Refuses bounds a timer cannot hold (see [`MAX_TIMEOUT_MS`]).
     ///
     /// ```

@@ -10,10 +10,12 @@ use super::driver::Driver;
 use super::failure::to_js_error;
 use super::hooks::Hooks;
 use super::ids::now_ms;
-use super::options::{field, function_field, read_timeouts};
+use super::options::{check_options, field, function_field, given, optional_flag, read_timeouts, thrown as refused};
 use super::transport::{self, Transport};
 use super::types::{AcpOptions, AcpSendHooks, ChangeCallback, ContentBlocks, InitializeAnswer, JsonObject};
 use crate::core::acp::{AcpEngine, AcpOutcome};
+use crate::core::error::OptionError;
+use crate::core::options::{optional, Accepts};
 use crate::core::HostAnswer;
 use crate::core::{Failure, Json, OpId, SteeringError, Trace};
 
@@ -55,7 +57,7 @@ fn blocks(content: &JsValue) -> Result<Json, SteeringError> {
 
 /// A session or message id, or the typed error a promise rejects with.
 fn id(value: &JsValue, what: &str) -> Result<String, SteeringError> {
-    read_id(value, what).map_err(invalid)
+    read_id(value, what).map_err(|e: OptionError| SteeringError::new(e.into(), Json::no_items(), Trace::default()))
 }
 
 /// For synchronous methods: the `SteeringError` thrown (by the glue, after
@@ -79,13 +81,15 @@ impl AcpSteering {
     #[wasm_bindgen(constructor)]
     pub fn new(options: AcpOptions) -> Result<AcpSteering, JsError> {
         let options: JsValue = options.into();
-        let transport = Transport::from_options(&options)?;
-        let allow = field(&options, "allowPromptHandoff").as_bool() == Some(true);
-        let timeouts = read_timeouts(&options)?;
+        check_options(&options, "{ request, initialize?, allowPromptHandoff?, timeouts? }", true).map_err(refused)?;
+        let transport = Transport::from_options(&options).map_err(refused)?;
+        let initialize = field(&options, "initialize");
+        optional("options.initialize", Accepts::AnswerOrPromise, &given(&initialize)).map_err(refused)?;
+        let allow = optional_flag(&options, "allowPromptHandoff").map_err(refused)?;
+        let timeouts = read_timeouts(&options).map_err(refused)?;
         let request_ms = timeouts.request_ms;
         let engine = AcpEngine::new(timeouts, allow);
         let steering = AcpSteering { driver: Driver::new(engine, transport, None), connection: Default::default() };
-        let initialize = field(&options, "initialize");
         if function_field(&initialize, "then").is_none() && initialize.is_object() {
             // The answer itself: applied now, so a send right after the
             // constructor already sees what the agent advertised.

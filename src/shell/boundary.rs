@@ -10,8 +10,11 @@ use serde::de::DeserializeOwned;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
+use super::options::given;
 use crate::core::content::{check_array, MAX_DRAFT_BYTES};
-use crate::core::{Failure, Json};
+use crate::core::error::OptionError;
+use crate::core::options::{required, Accepts};
+use crate::core::{Failure, Json, ReadError};
 
 /// Deepest nesting read from any value (serde_json's own limit is 128).
 pub(super) const MAX_DEPTH: u32 = 64;
@@ -23,7 +26,7 @@ pub(super) const MAX_RELAYED_UNITS: u32 = 1024 * 1024;
 /// Largest caller value other than the draft (context, metadata, options).
 pub(super) const MAX_ARGUMENT_UNITS: u32 = 1024 * 1024;
 /// Longest id (thread, session, message, turn) accepted.
-pub(super) const MAX_ID_UNITS: u32 = 4096;
+pub(super) const MAX_ID_UNITS: u32 = crate::core::options::MAX_ID_UNITS;
 
 #[wasm_bindgen(module = "/js/json-text.js")]
 extern "C" {
@@ -100,18 +103,14 @@ pub(super) fn read_json(value: &JsValue, max_units: u32, keys: Option<&[&str]>) 
 /// `value` read into a typed Rust value (see [`read_text`]).
 pub(super) fn read_typed<T: DeserializeOwned>(value: &JsValue, max_units: u32, keys: Option<&[&str]>) -> Result<T, Refused> {
     let text = read_text(value, max_units, keys)?;
-    serde_json::from_str(&text).map_err(|e| Refused::new(e.to_string()))
+    serde_json::from_str(&text).map_err(|e| Refused::new(ReadError::new(&e, &text).to_string()))
 }
 
 /// A string id of at most [`MAX_ID_UNITS`] units; `what` names it in the error.
-pub(super) fn read_id(value: &JsValue, what: &str) -> Result<String, String> {
-    let Some(text) = value.dyn_ref::<JsString>() else {
-        return Err(format!("{what} must be a string"));
-    };
-    if text.length() > MAX_ID_UNITS {
-        return Err(format!("{what} is longer than {MAX_ID_UNITS} characters"));
-    }
-    Ok(String::from(text))
+pub(super) fn read_id(value: &JsValue, what: &str) -> Result<String, OptionError> {
+    // Described before a byte is copied: a long string only by its length.
+    required(what, Accepts::Id, &given(value))?;
+    Ok(value.as_string().unwrap_or_default())
 }
 
 /// Logs a failure of app code (a hook, the desktop); never throws.
@@ -136,7 +135,7 @@ pub(super) fn read_draft(value: &JsValue) -> Result<Json, Failure> {
 /// A draft given as one string (`decide`'s `text`), bounded like a draft.
 pub(super) fn read_draft_text(value: &JsValue) -> Result<String, Failure> {
     let Some(text) = value.dyn_ref::<JsString>() else {
-        return Err(Failure::invalid_input("text must be a string"));
+        return Err(OptionError::refused("text", Accepts::Text, given(value)).into());
     };
     if text.length() as usize > MAX_DRAFT_BYTES {
         return Err(Failure::draft_too_large(MAX_DRAFT_BYTES + 1));

@@ -9,13 +9,16 @@ use super::convert::to_js;
 use super::driver::{Driver, RoleCheck};
 use super::failure::to_js_error;
 use super::ids::{now_ms, random_id};
-use super::options::{field, function_field, is_follower, read_timeouts};
+use super::options::{check_options, field, given, is_follower, optional_function, read_timeouts, thrown};
 use super::transport::Transport;
 use super::types::{CodexhostOptions, DecideArgs, PresentationHooks, SteerArgs};
 use crate::core::codexhost::{CodexhostEngine, CodexhostOutcome, SteerRequest};
 use crate::core::content::MAX_DRAFT_BYTES;
+use crate::core::error::OptionError;
+use crate::core::given::Given;
+use crate::core::options::{explain_fields, required, Accepts, STEER_ARGUMENTS};
 use crate::core::timeouts::bound_from_ms;
-use crate::core::{Failure, Json, SteeringError, Trace};
+use crate::core::{Failure, Json, ReadError, SteeringError, Trace};
 
 fn rejected(failure: Failure, draft: Json, original: &JsValue) -> Promise {
     Promise::reject(&to_js_error(&SteeringError::new(failure, draft, Trace::default()), original))
@@ -52,9 +55,10 @@ impl CodexhostSteering {
     #[wasm_bindgen(constructor)]
     pub fn new(options: CodexhostOptions) -> Result<CodexhostSteering, JsError> {
         let options: JsValue = options.into();
-        let transport = Transport::from_options(&options)?;
-        let timeouts = read_timeouts(&options)?;
-        let stream_role = function_field(&options, "streamRole");
+        check_options(&options, "{ request, timeouts?, streamRole? }", true).map_err(thrown)?;
+        let transport = Transport::from_options(&options).map_err(thrown)?;
+        let timeouts = read_timeouts(&options).map_err(thrown)?;
+        let stream_role = optional_function(&options, "streamRole", "(threadId) => \"owner\" | \"follower\"").map_err(thrown)?;
         let role_check = stream_role.clone().map(|stream_role| RoleCheck {
             stream_role,
             key_of: |engine: &CodexhostEngine, id| engine.thread_of(id).map(String::from),
@@ -73,7 +77,7 @@ impl CodexhostSteering {
     pub fn decide(&self, args: DecideArgs) -> Promise {
         let args: JsValue = args.into();
         let read = read_id(&field(&args, "threadId"), "threadId")
-            .map_err(Failure::invalid_input)
+            .map_err(Failure::from)
             .and_then(|thread| Ok((thread, read_draft_text(&field(&args, "text"))?)));
         let (thread_id, text) = match read {
             Ok(read) => read,
@@ -183,23 +187,41 @@ fn steer_request(fields: Result<String, FieldRefused>, timeout_ms: &JsValue) -> 
         "input" => invalid(format!("the draft cannot be read: {}", refused.reason)),
         field => invalid(format!("steer arguments: {field}: {}", refused.reason)),
     })?;
-    let mut request: SteerRequest = serde_json::from_str(&text).map_err(|e| invalid(format!("steer arguments: {e}")))?;
+    // Explained only on failure: well-formed arguments are read once.
+    let mut request: SteerRequest = match serde_json::from_str(&text) {
+        Ok(request) => request,
+        Err(e) => return Err(explain_steer(text, &e)),
+    };
     for (what, id) in [
         ("threadId", Some(&request.thread_id)),
         ("expectedTurnId", request.expected_turn_id.as_ref()),
         ("clientUserMessageId", request.client_user_message_id.as_ref()),
     ] {
-        if id.is_some_and(|id| id.len() > MAX_ID_UNITS as usize) {
-            return Err(invalid(format!("{what} is longer than {MAX_ID_UNITS} characters")));
+        // Bytes first: a string of at most MAX_ID_UNITS bytes has no more units.
+        let units = id.filter(|id| id.len() > MAX_ID_UNITS as usize).map(|id| id.encode_utf16().count());
+        if let Some(units) = units.filter(|&units| units > MAX_ID_UNITS as usize) {
+            let given = Given::Text { shown: None, units: u32::try_from(units).unwrap_or(u32::MAX) };
+            return Err(OptionError::refused(what, Accepts::Id, given).into());
         }
     }
     if !timeout_ms.is_undefined() {
-        let ms = timeout_ms.as_f64().ok_or_else(|| invalid("requestOptions.timeoutMs must be a number".into()))?;
-        let bound = bound_from_ms(ms, "requestOptions.timeoutMs").map_err(invalid)?;
+        required("requestOptions.timeoutMs", Accepts::Milliseconds, &given(timeout_ms))?;
+        let bound = bound_from_ms(timeout_ms.as_f64().unwrap_or_default(), "requestOptions.timeoutMs").map_err(invalid)?;
         // 0 is "no timeout" to many clients (axios, fetch wrappers): steerMs stays in force.
         request.steer_timeout_ms = Some(bound).filter(|&ms| ms > 0);
     }
     Ok(request)
+}
+
+/// Why steer arguments the front door read could not be read as a steer
+/// (`error`, the parser's): the first field that is not what it takes, in
+/// the package's words.
+fn explain_steer(text: String, error: &serde_json::Error) -> Failure {
+    let read = ReadError::new(error, &text);
+    match Json::parse(text).ok().and_then(|fields| explain_fields(&fields, STEER_ARGUMENTS, &str::to_string)) {
+        Some(refused) => refused.into(),
+        None => Failure::invalid_input(format!("the steer arguments cannot be read: {read}")),
+    }
 }
 
 fn outcome_to_js(outcome: &CodexhostOutcome) -> JsValue {

@@ -9,6 +9,7 @@ use wasm_bindgen::prelude::*;
 
 use super::boundary::{own_field, read_draft, read_typed, MAX_ARGUMENT_UNITS, MAX_ID_UNITS};
 use super::failure::to_js_error;
+use super::options::{check_options, field, thrown};
 use crate::core::content::steer_text;
 use crate::core::{Failure, Json, RpcError, SteeringError, Trace};
 
@@ -23,6 +24,19 @@ use crate::core::{Failure, Json, RpcError, SteeringError, Trace};
 #[wasm_bindgen(js_name = __steerText, skip_typescript)]
 pub fn desktop_steer_text(input: JsValue) -> Option<String> {
     read_draft(&input).ok().and_then(|draft| steer_text(&draft).ok())
+}
+
+/// `installDesktopSteering`'s `options` checked (absent, or an object;
+/// refused in the package's words otherwise), and its `timeouts`, which
+/// the hook's decider reads and checks as `options.timeouts`.
+///
+/// ```js
+/// const decider = new CodexhostSteering({ request, timeouts: __desktopTimeouts(options) });
+/// ```
+#[wasm_bindgen(js_name = __desktopTimeouts, skip_typescript)]
+pub fn desktop_timeouts(options: JsValue) -> Result<JsValue, JsError> {
+    check_options(&options, "{ timeouts? }", false).map_err(thrown)?;
+    Ok(field(&options, "timeouts"))
 }
 
 /// The `SteeringError` one of the hook's own failures rejects with; its

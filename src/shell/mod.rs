@@ -25,7 +25,7 @@ mod types;
 
 pub use acp::AcpSteering;
 pub use codexhost::CodexhostSteering;
-pub use desktop::{desktop_steer_text, hook_failure};
+pub use desktop::{desktop_steer_text, desktop_timeouts, hook_failure};
 
 use wasm_bindgen::prelude::*;
 

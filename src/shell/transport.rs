@@ -14,7 +14,9 @@ use js_sys::Function;
 use wasm_bindgen::prelude::*;
 
 use super::boundary::{call_host, own_field, settle_answer, MAX_ANSWER_UNITS, MAX_DEPTH, MAX_RELAYED_UNITS};
-use super::options::function_field;
+use super::options::{field, given};
+use crate::core::error::OptionError;
+use crate::core::options::{required, Accepts};
 use crate::core::timeouts::MAX_TIMEOUT_MS;
 use crate::core::HostAnswer;
 use crate::core::{Json, RpcError};
@@ -32,10 +34,10 @@ impl Transport {
     }
 
     /// Reads `options.request`, the app's transport, or says clearly what is wrong.
-    pub(super) fn from_options(options: &JsValue) -> Result<Self, wasm_bindgen::JsError> {
-        function_field(options, "request")
-            .map(Transport::new)
-            .ok_or_else(|| wasm_bindgen::JsError::new("options.request must be a function (method, params, options?) => Promise"))
+    pub(super) fn from_options(options: &JsValue) -> Result<Self, OptionError> {
+        let request = field(options, "request");
+        required("options.request", Accepts::Function("(method, params, options?) => Promise"), &given(&request))?;
+        Ok(Transport::new(wasm_bindgen::JsCast::unchecked_into(request)))
     }
 
     /// Sends one request; its answer (read by [`described`]) goes to

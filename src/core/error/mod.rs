@@ -26,6 +26,7 @@
 mod failure;
 mod host;
 mod input;
+mod option;
 mod report;
 mod route;
 mod shorthand;
@@ -36,6 +37,7 @@ mod unknown;
 pub use failure::Failure;
 pub use host::HostError;
 pub use input::InputError;
+pub use option::OptionError;
 pub use report::ErrorReport;
 pub use route::RouteError;
 pub use state::StateError;
