@@ -134,9 +134,10 @@ impl DesktopCore {
         }
     }
 
-    /// The engine decided (`delivery` undefined: `decide` failed).
+    /// The engine decided (`delivery` undefined: `decide` failed; a name
+    /// the hook does not know: refused closed).
     pub fn decided(&mut self, steer: f64, delivery_name: Option<String>, host_deduplicates: bool, follower: bool, draft: JsValue) -> Array {
-        let decision = delivery(delivery_name).map(|d| (d, host_deduplicates));
+        let decision = delivery_name.map(|name| (Delivery::from_name(&name), host_deduplicates));
         match self.hook.decided(SteerId(steer as u64), decision, follower) {
             Decided::Follower => out(step("follower"), JsValue::UNDEFINED),
             Decided::Own(tag) => out(Step { tag, ..step("own") }, JsValue::UNDEFINED),

@@ -188,7 +188,9 @@ impl DesktopHook {
     /// assert_eq!(hook.take_effects(), vec![Effect::Expired(wait)]);
     /// ```
     pub fn wait(&mut self, now: u64, steer: Option<SteerId>) -> WaitId {
-        let deadline = steer.and_then(|s| self.steers.get(&s)).and_then(|s| s.deadline).unwrap_or(now.saturating_add(self.steer_ms));
+        let steer_deadline = steer.and_then(|s| self.steers.get(&s)).and_then(|s| s.deadline);
+        let route_deadline = steer.and_then(|s| self.routes.iter().find(|r| r.steer == s)).map(|r| r.deadline);
+        let deadline = steer_deadline.or(route_deadline).unwrap_or(now.saturating_add(self.steer_ms));
         let id = self.waits.open(deadline);
         if self.disposed {
             self.waits.close(id);

@@ -39,25 +39,25 @@ fn unknown_detail(ended: &Ended) -> &'static str {
 
 impl DesktopHook {
     /// The engine's decision for `steer` (`None`: `decide` failed, its
-    /// error is the steer's, unchanged), with the stream role read again.
+    /// error is the steer's, unchanged; a delivery of `None`: one this hook
+    /// does not know, refused closed), with the stream role read again.
     ///
     /// ```
     /// # use renderer_steering::core::desktop::{Admission, Decided, DesktopHook, SteerCall};
     /// # use renderer_steering::core::codexhost::Delivery;
     /// let mut hook = DesktopHook::new(100);
     /// let Admission::Decide(s) = hook.steer(SteerCall::text("t", "x", None)) else { panic!() };
-    /// assert_eq!(hook.decided(s, Some((Delivery::ActiveTurn, true)), false), Decided::Own(Some(Delivery::ActiveTurn)));
+    /// assert_eq!(hook.decided(s, Some((Some(Delivery::ActiveTurn), true)), false), Decided::Own(Some(Delivery::ActiveTurn)));
     /// ```
-    pub fn decided(&mut self, steer: SteerId, decision: Option<(Delivery, bool)>, follower: bool) -> Decided {
+    pub fn decided(&mut self, steer: SteerId, decision: Option<(Option<Delivery>, bool)>, follower: bool) -> Decided {
         let Some((delivery, host_deduplicates)) = decision else { return Decided::Done(self.finish(steer, Verdict::Rethrow, None)) };
         if follower {
             return Decided::Follower;
         }
-        if self.disposed {
-            let id = self.steers.get(&steer).and_then(|s| s.argument_id.clone());
-            return Decided::Done(self.finish(steer, Verdict::Fail(Refusal::new(Failure::disposed(), id)), None));
-        }
-        let Some(s) = self.steers.get_mut(&steer) else { return Decided::Done(Verdict::Fail(Refusal::new(Failure::disposed(), None))) };
+        // Disposed while the inspect was out: nothing but the inspect has left.
+        let (Some(delivery), false, Some(s)) = (delivery, self.disposed, self.steers.get_mut(&steer)) else {
+            return Decided::Done(self.finish(steer, Verdict::Fail(Refusal::new(Failure::disposed(), None)), None));
+        };
         s.host_deduplicates = host_deduplicates;
         match delivery {
             Delivery::NewTurn => Decided::NewTurn,
@@ -175,7 +175,8 @@ impl DesktopHook {
     /// assert!(hook.take_effects().is_empty());
     /// ```
     pub fn answered(&mut self, presented: Delivery, thread_id: &str, message_id: Option<&str>, answer: Answer) {
-        let Some(delivery) = answer.delivery.filter(|&d| d != presented) else { return };
+        // Once disposed, the app is not called back any more.
+        let Some(delivery) = answer.delivery.filter(|&d| d != presented && !self.disposed) else { return };
         let reconcile = Reconcile { thread_id: thread_id.into(), message_id: message_id.map(Into::into), presented, delivery, turn_id: answer.turn_id };
         self.effects.push(Effect::Reconcile(reconcile));
     }
