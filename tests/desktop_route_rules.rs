@@ -20,10 +20,19 @@ fn new_turn(hook: &mut DesktopHook, facts: renderer_steering::core::desktop::New
 #[test]
 fn a_new_turn_needs_the_binding_no_pending_start_no_tool_output_an_object_context_and_start_turn() {
     let mut hook = DesktopHook::new(1_000);
-    assert_eq!(new_turn(&mut hook, renderer_steering::core::desktop::NewTurnFacts { pending_turn_start: true, ..facts(Some("turn-1")) }), "pendingTurnStart");
-    assert_eq!(new_turn(&mut hook, renderer_steering::core::desktop::NewTurnFacts { active_turn: ActiveTurn::Unreadable, ..facts(None) }), "missingBinding");
+    assert_eq!(
+        new_turn(&mut hook, renderer_steering::core::desktop::NewTurnFacts { pending_turn_start: true, ..facts(Some("turn-1")) }),
+        "pendingTurnStart"
+    );
+    assert_eq!(
+        new_turn(&mut hook, renderer_steering::core::desktop::NewTurnFacts { active_turn: ActiveTurn::Unreadable, ..facts(None) }),
+        "missingBinding"
+    );
     assert_eq!(new_turn(&mut hook, renderer_steering::core::desktop::NewTurnFacts { tool_output: true, ..facts(None) }), "invalidInput");
-    assert_eq!(new_turn(&mut hook, renderer_steering::core::desktop::NewTurnFacts { context_is_object: false, ..facts(None) }), "invalidInput");
+    assert_eq!(
+        new_turn(&mut hook, renderer_steering::core::desktop::NewTurnFacts { context_is_object: false, ..facts(None) }),
+        "invalidInput"
+    );
     assert_eq!(new_turn(&mut hook, renderer_steering::core::desktop::NewTurnFacts { start_turn: false, ..facts(None) }), "missingBinding");
 }
 
@@ -31,7 +40,10 @@ fn a_new_turn_needs_the_binding_no_pending_start_no_tool_output_an_object_contex
 fn the_message_id_is_the_argument_else_the_restore_id_else_a_fresh_one() {
     let mut hook = DesktopHook::new(1_000);
     let mut id = |argument: Option<&str>, restore: Option<&str>, thread: &str| {
-        let steer = admit(&mut hook, renderer_steering::core::desktop::SteerCall { restore_id: restore.map(Into::into), ..call(thread, "x", argument, 1) });
+        let steer = admit(
+            &mut hook,
+            renderer_steering::core::desktop::SteerCall { restore_id: restore.map(Into::into), ..call(thread, "x", argument, 1) },
+        );
         hook.decided(steer, Some((Some(Delivery::NewTurn), true)), false);
         hook.new_turn(0, steer, facts(None))
     };
@@ -45,7 +57,10 @@ fn the_routes_turn_start_leaves_once_as_a_turn_steer_tagged_new_turn_and_a_secon
     let mut hook = DesktopHook::new(1_000);
     let (steer, id) = started(&mut hook, 0, call("t", "x", Some("m-9"), 1), Some("turn-1"));
     let expected = Some("turn-1".to_string());
-    assert_eq!(hook.request(1, "turn/start", "t", Some(&id), 5), Outgoing::Steer { route: steer, rewrite: true, expected_turn_id: expected });
+    assert_eq!(
+        hook.request(1, "turn/start", "t", Some(&id), 5),
+        Outgoing::Steer { route: steer, rewrite: true, expected_turn_id: expected }
+    );
     let Outgoing::Refused(second) = hook.request(2, "turn/start", "t", Some(&id), 5) else { panic!("sent twice") };
     assert!(second.failure.message().contains("it already left once"));
     assert_eq!(hook.routed_ended(steer, Ended::Ok, Some(Answer { turn_id: Some("turn-2".into()), delivery: None })), Verdict::Resolve);

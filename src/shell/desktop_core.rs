@@ -14,7 +14,8 @@ use super::desktop::{describe, rpc_error};
 use super::failure::to_js_error;
 use crate::core::codexhost::Delivery;
 use crate::core::desktop::{
-    ActiveTurn, Admission, Answer, Decided, DesktopHook, Effect, Ended, ErrorFacts, NewTurnFacts, NewTurnStep, Outgoing, Refusal, SteerCall, SteerId, Verdict, WaitId,
+    ActiveTurn, Admission, Answer, Decided, DesktopHook, Effect, Ended, ErrorFacts, NewTurnFacts, NewTurnStep, Outgoing, Refusal,
+    SteerCall, SteerId, Verdict, WaitId,
 };
 use crate::core::{Json, SteeringError, Trace};
 
@@ -64,7 +65,9 @@ fn new_turn_step(next: NewTurnStep, draft: &JsValue) -> Array {
     match next {
         NewTurnStep::Go => out(step("go"), JsValue::UNDEFINED),
         NewTurnStep::Build(message_id) => out(Step { message_id: Some(message_id), ..step("build") }, JsValue::UNDEFINED),
-        NewTurnStep::WaitEarlier(wait, route) => out(Step { wait: Some(wait.0), steer: route.map(|r| r.0), ..step("waitEarlier") }, JsValue::UNDEFINED),
+        NewTurnStep::WaitEarlier(wait, route) => {
+            out(Step { wait: Some(wait.0), steer: route.map(|r| r.0), ..step("waitEarlier") }, JsValue::UNDEFINED)
+        }
         NewTurnStep::WaitDone(wait) => out(Step { wait: Some(wait.0), ..step("waitDone") }, JsValue::UNDEFINED),
         NewTurnStep::Done(v) => verdict(v, draft),
     }
@@ -123,7 +126,16 @@ impl DesktopCore {
     /// `steerTurn` called: `desktop`, `joined` (`steer`), `busy`/`refused`
     /// (with the error), or `decide` (`steer`).
     #[allow(clippy::too_many_arguments, reason = "the facts of one call, each a plain value")]
-    pub fn steer(&mut self, thread_id: Option<String>, text: Option<String>, argument_id: Option<String>, restore_id: Option<String>, input: f64, follower: bool, draft: JsValue) -> Array {
+    pub fn steer(
+        &mut self,
+        thread_id: Option<String>,
+        text: Option<String>,
+        argument_id: Option<String>,
+        restore_id: Option<String>,
+        input: f64,
+        follower: bool,
+        draft: JsValue,
+    ) -> Array {
         let call = SteerCall { thread_id, text, argument_id, restore_id, input: ms(input), follower };
         match self.hook.steer(call) {
             Admission::Desktop => out(step("desktop"), JsValue::UNDEFINED),
@@ -173,12 +185,27 @@ impl DesktopCore {
 
     /// How the desktop's own `steerTurn` ended: `resolve`, `rethrow` or `fail`.
     #[wasm_bindgen(js_name = ownEnded)]
-    pub fn own_ended(&mut self, steer: f64, how: &str, error: JsValue, package_kind: Option<String>, package_id: Option<String>, draft: JsValue) -> Array {
+    pub fn own_ended(
+        &mut self,
+        steer: f64,
+        how: &str,
+        error: JsValue,
+        package_kind: Option<String>,
+        package_id: Option<String>,
+        draft: JsValue,
+    ) -> Array {
         verdict(self.hook.own_ended(SteerId(steer as u64), ended(how, &error, package_kind, package_id)), &draft)
     }
 
     /// The host answered a message presented as `presented` (`turnId`, `delivery` read from the answer).
-    pub fn answered(&mut self, presented: &str, thread_id: &str, message_id: Option<String>, turn_id: Option<String>, delivered: Option<String>) {
+    pub fn answered(
+        &mut self,
+        presented: &str,
+        thread_id: &str,
+        message_id: Option<String>,
+        turn_id: Option<String>,
+        delivered: Option<String>,
+    ) {
         let Some(presented) = Delivery::from_name(presented) else { return };
         let answer = Answer { turn_id, delivery: delivery(delivered) };
         self.hook.answered(presented, thread_id, message_id.as_deref(), answer);
@@ -188,8 +215,17 @@ impl DesktopCore {
     #[wasm_bindgen(js_name = newTurn)]
     #[allow(clippy::too_many_arguments, reason = "the facts of one call, each a plain value")]
     pub fn new_turn(
-        &mut self, now: f64, steer: f64, pending_turn_start: bool, active_turn: &str, active_id: Option<String>, tool_output: bool, context_is_object: bool, start_turn: bool,
-        fresh_id: String, draft: JsValue,
+        &mut self,
+        now: f64,
+        steer: f64,
+        pending_turn_start: bool,
+        active_turn: &str,
+        active_id: Option<String>,
+        tool_output: bool,
+        context_is_object: bool,
+        start_turn: bool,
+        fresh_id: String,
+        draft: JsValue,
     ) -> Array {
         let active_turn = match (active_turn, active_id) {
             ("running", Some(id)) => ActiveTurn::Running(id),
@@ -231,7 +267,16 @@ impl DesktopCore {
     /// How the wait on `startTurn` ended: `waitDone` or the steer's end.
     #[wasm_bindgen(js_name = startEnded)]
     #[allow(clippy::too_many_arguments, reason = "the facts of one call, each a plain value")]
-    pub fn start_ended(&mut self, now: f64, steer: f64, how: &str, error: JsValue, package_kind: Option<String>, package_id: Option<String>, draft: JsValue) -> Array {
+    pub fn start_ended(
+        &mut self,
+        now: f64,
+        steer: f64,
+        how: &str,
+        error: JsValue,
+        package_kind: Option<String>,
+        package_id: Option<String>,
+        draft: JsValue,
+    ) -> Array {
         new_turn_step(self.hook.start_ended(ms(now), SteerId(steer as u64), ended(how, &error, package_kind, package_id)), &draft)
     }
 
@@ -249,7 +294,9 @@ impl DesktopCore {
             Outgoing::Own(s, tag) => out(Step { steer: Some(s.0), tag, ..step("own") }, JsValue::UNDEFINED),
             Outgoing::Refused(refusal) => out(step("refused"), failure(refusal, &draft)),
             Outgoing::PlainStart(s) => out(Step { steer: Some(s.0), ..step("plainStart") }, JsValue::UNDEFINED),
-            Outgoing::Steer { route, rewrite, expected_turn_id } => out(Step { steer: Some(route.0), rewrite, expected_turn_id, ..step("steer") }, JsValue::UNDEFINED),
+            Outgoing::Steer { route, rewrite, expected_turn_id } => {
+                out(Step { steer: Some(route.0), rewrite, expected_turn_id, ..step("steer") }, JsValue::UNDEFINED)
+            }
         }
     }
 
@@ -269,7 +316,15 @@ impl DesktopCore {
     /// How the route's `turn/steer` ended (`turnId`, `delivery` read from its answer).
     #[wasm_bindgen(js_name = routedEnded)]
     #[allow(clippy::too_many_arguments, reason = "the facts of one call, each a plain value")]
-    pub fn routed_ended(&mut self, steer: f64, how: &str, error: JsValue, turn_id: Option<String>, delivered: Option<String>, draft: JsValue) -> Array {
+    pub fn routed_ended(
+        &mut self,
+        steer: f64,
+        how: &str,
+        error: JsValue,
+        turn_id: Option<String>,
+        delivered: Option<String>,
+        draft: JsValue,
+    ) -> Array {
         let answer = (how == "ok").then(|| Answer { turn_id, delivery: delivery(delivered) });
         verdict(self.hook.routed_ended(SteerId(steer as u64), ended(how, &error, None, None), answer), &draft)
     }

@@ -13,7 +13,8 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use renderer_steering::core::codexhost::Delivery;
 use renderer_steering::core::desktop::{
-    ActiveTurn, Admission, Answer, Decided, DesktopHook, Effect, Ended, ErrorFacts, NewTurnFacts, NewTurnStep, Outgoing, SteerCall, SteerId, Verdict, WaitId,
+    ActiveTurn, Admission, Answer, Decided, DesktopHook, Effect, Ended, ErrorFacts, NewTurnFacts, NewTurnStep, Outgoing, SteerCall,
+    SteerId, Verdict, WaitId,
 };
 use renderer_steering::core::RpcError;
 
@@ -157,7 +158,17 @@ impl Sim {
         let dedup = c & 1 == 1;
         let delivery = [Delivery::Official, Delivery::ActiveTurn, Delivery::NewTurn][usize::from(c / 2 % 3)];
         let decided = self.hook.decided(steer, Some((Some(delivery), dedup)), false);
-        let mut live = Live { steer, thread, id, input: self.next_input, dedup, phase: Phase::Own { called_out: true }, wait: None, message: None, ended: false };
+        let mut live = Live {
+            steer,
+            thread,
+            id,
+            input: self.next_input,
+            dedup,
+            phase: Phase::Own { called_out: true },
+            wait: None,
+            message: None,
+            ended: false,
+        };
         match decided {
             Decided::Own(tag) => {
                 self.hook.own_called(steer, tag);

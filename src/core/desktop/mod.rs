@@ -344,4 +344,3 @@ impl DesktopHook {
         });
     }
 }
-

@@ -127,7 +127,9 @@ impl DesktopHook {
         };
         let own = self.route_mut(&thread_id, &id).map(|r| (r.steer, r.start_out));
         match own {
-            Some((_, false)) => NewTurnStep::Done(self.finish(steer, Verdict::Fail(Refusal::new(Failure::pending_turn_start(), Some(id))), None)),
+            Some((_, false)) => {
+                NewTurnStep::Done(self.finish(steer, Verdict::Fail(Refusal::new(Failure::pending_turn_start(), Some(id))), None))
+            }
             Some((route, true)) => NewTurnStep::WaitEarlier(self.wait(now, Some(steer)), Some(route)),
             None if below => NewTurnStep::WaitEarlier(self.wait(now, Some(steer)), None),
             None => NewTurnStep::Go,
@@ -233,14 +235,18 @@ impl DesktopHook {
     /// ```
     pub fn start_ended(&mut self, now: u64, steer: SteerId, ended: Ended) -> NewTurnStep {
         let steer_ms = self.steer_ms;
-        let Some(route) = self.route_by_steer(steer) else { return NewTurnStep::Done(self.finish(steer, Verdict::Fail(Refusal::new(Failure::disposed(), None)), None)) };
+        let Some(route) = self.route_by_steer(steer) else {
+            return NewTurnStep::Done(self.finish(steer, Verdict::Fail(Refusal::new(Failure::disposed(), None)), None));
+        };
         let (sent, id, plain) = (route.sent, Some(route.message_id.clone()), route.expected_turn_id.is_none());
         let failure = match &ended {
             Ended::Ok => match route.done.clone() {
                 Some(done) => return NewTurnStep::Done(self.done(steer, done)),
                 None => return NewTurnStep::WaitDone(self.wait(now, Some(steer))),
             },
-            Ended::Error(facts) if facts.package_error.is_some() => return NewTurnStep::Done(self.finish(steer, Verdict::Rethrow, Some(facts))),
+            Ended::Error(facts) if facts.package_error.is_some() => {
+                return NewTurnStep::Done(self.finish(steer, Verdict::Rethrow, Some(facts)))
+            }
             Ended::Error(facts) if !sent => Failure::transport("startTurn", facts.words.clone()),
             Ended::Error(facts) if plain => answered("turn/start", facts),
             Ended::Error(facts) => Failure::outcome_unknown("startTurn", &facts.words),
@@ -264,7 +270,9 @@ impl DesktopHook {
     /// assert!(matches!(DesktopHook::new(1).done_ended(SteerId(1), Ended::Timeout), Verdict::Fail(_)));
     /// ```
     pub fn done_ended(&mut self, steer: SteerId, ended: Ended) -> Verdict {
-        let Some(route) = self.route_by_steer(steer) else { return self.finish(steer, Verdict::Fail(Refusal::new(Failure::disposed(), None)), None) };
+        let Some(route) = self.route_by_steer(steer) else {
+            return self.finish(steer, Verdict::Fail(Refusal::new(Failure::disposed(), None)), None);
+        };
         if let (Ended::Ok, Some(done)) = (&ended, route.done.clone()) {
             return self.done(steer, done);
         }

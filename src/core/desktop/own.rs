@@ -177,7 +177,8 @@ impl DesktopHook {
     pub fn answered(&mut self, presented: Delivery, thread_id: &str, message_id: Option<&str>, answer: Answer) {
         // Once disposed, the app is not called back any more.
         let Some(delivery) = answer.delivery.filter(|&d| d != presented && !self.disposed) else { return };
-        let reconcile = Reconcile { thread_id: thread_id.into(), message_id: message_id.map(Into::into), presented, delivery, turn_id: answer.turn_id };
+        let reconcile =
+            Reconcile { thread_id: thread_id.into(), message_id: message_id.map(Into::into), presented, delivery, turn_id: answer.turn_id };
         self.effects.push(Effect::Reconcile(reconcile));
     }
 }

@@ -56,7 +56,12 @@ impl SteerCall {
     /// assert_eq!(SteerCall::text("t", "x", None).text.as_deref(), Some("x"));
     /// ```
     pub fn text(thread_id: &str, text: &str, argument_id: Option<&str>) -> Self {
-        SteerCall { thread_id: Some(thread_id.into()), text: Some(text.into()), argument_id: argument_id.map(Into::into), ..Default::default() }
+        SteerCall {
+            thread_id: Some(thread_id.into()),
+            text: Some(text.into()),
+            argument_id: argument_id.map(Into::into),
+            ..Default::default()
+        }
     }
 
     /// The message's id: the argument, else `restoreMessage.id`.
