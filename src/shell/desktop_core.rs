@@ -38,21 +38,25 @@ struct Step {
     rewrite: bool,
 }
 
+#[cfg_attr(feature = "size-first", optimize(size))]
 fn step(what: &'static str) -> Step {
     Step { what, ..Default::default() }
 }
 
 /// `[step, error]` for the driver.
+#[cfg_attr(feature = "size-first", optimize(size))]
 fn out(step: Step, error: JsValue) -> Array {
     Array::of2(&to_js(&step), &error)
 }
 
 /// The `SteeringError` of a refusal, its draft `draft` by identity.
+#[cfg_attr(feature = "size-first", optimize(size))]
 fn failure(refusal: Refusal, draft: &JsValue) -> JsValue {
     let error = SteeringError::new(refusal.failure, Json::no_items(), Trace::default()).with_message_id(refusal.message_id);
     to_js_error(&error, draft)
 }
 
+#[cfg_attr(feature = "size-first", optimize(size))]
 fn verdict(verdict: Verdict, draft: &JsValue) -> Array {
     match verdict {
         Verdict::Resolve => out(step("resolve"), JsValue::UNDEFINED),
@@ -61,6 +65,7 @@ fn verdict(verdict: Verdict, draft: &JsValue) -> Array {
     }
 }
 
+#[cfg_attr(feature = "size-first", optimize(size))]
 fn new_turn_step(next: NewTurnStep, draft: &JsValue) -> Array {
     match next {
         NewTurnStep::Go => out(step("go"), JsValue::UNDEFINED),
@@ -76,6 +81,7 @@ fn new_turn_step(next: NewTurnStep, draft: &JsValue) -> Array {
 /// How a wait ended (`how`: ok, error, timeout, cancelled), with what the
 /// driver read of a rejection (`package_kind`, `package_id`: a
 /// `SteeringError`'s `kind` and `clientUserMessageId`).
+#[cfg_attr(feature = "size-first", optimize(size))]
 fn ended(how: &str, error: &JsValue, package_kind: Option<String>, package_id: Option<String>) -> Ended {
     match how {
         "ok" => Ended::Ok,
@@ -85,12 +91,14 @@ fn ended(how: &str, error: &JsValue, package_kind: Option<String>, package_id: O
     }
 }
 
+#[cfg_attr(feature = "size-first", optimize(size))]
 fn facts(error: &JsValue, package_kind: Option<String>, package_id: Option<String>) -> ErrorFacts {
     let package_error = package_kind.map(|kind| kind == "outcomeUnknown");
     let rpc = if package_error.is_some() { None } else { rpc_error(error) };
     ErrorFacts { package_error, message_id: package_id, rpc, words: describe(error) }
 }
 
+#[cfg_attr(feature = "size-first", optimize(size))]
 fn ms(now: f64) -> u64 {
     if now.is_finite() && now > 0.0 {
         now as u64
@@ -99,6 +107,7 @@ fn ms(now: f64) -> u64 {
     }
 }
 
+#[cfg_attr(feature = "size-first", optimize(size))]
 fn delivery(name: Option<String>) -> Option<Delivery> {
     name.as_deref().and_then(Delivery::from_name)
 }
@@ -119,6 +128,7 @@ pub struct DesktopCore {
 impl DesktopCore {
     /// A hook whose steers are bounded by `steer_ms`.
     #[wasm_bindgen(constructor)]
+    #[cfg_attr(feature = "size-first", optimize(size))]
     pub fn new(steer_ms: f64) -> DesktopCore {
         DesktopCore { hook: DesktopHook::new(ms(steer_ms)) }
     }
@@ -126,6 +136,7 @@ impl DesktopCore {
     /// `steerTurn` called: `desktop`, `joined` (`steer`), `busy`/`refused`
     /// (with the error), or `decide` (`steer`).
     #[allow(clippy::too_many_arguments, reason = "the facts of one call, each a plain value")]
+    #[cfg_attr(feature = "size-first", optimize(size))]
     pub fn steer(
         &mut self,
         thread_id: Option<String>,
@@ -148,6 +159,7 @@ impl DesktopCore {
 
     /// The engine decided (`delivery` undefined: `decide` failed; a name
     /// the hook does not know: refused closed).
+    #[cfg_attr(feature = "size-first", optimize(size))]
     pub fn decided(&mut self, steer: f64, delivery_name: Option<String>, host_deduplicates: bool, follower: bool, draft: JsValue) -> Array {
         let decision = delivery_name.map(|name| (Delivery::from_name(&name), host_deduplicates));
         match self.hook.decided(SteerId(steer as u64), decision, follower) {
@@ -160,12 +172,14 @@ impl DesktopCore {
 
     /// A follower's own steer was called (`threw`: it threw).
     #[wasm_bindgen(js_name = followerCalled)]
+    #[cfg_attr(feature = "size-first", optimize(size))]
     pub fn follower_called(&mut self, now: f64, steer: f64, threw: bool) {
         self.hook.follower_called(ms(now), SteerId(steer as u64), threw);
     }
 
     /// A follower's own steer settled.
     #[wasm_bindgen(js_name = followerSettled)]
+    #[cfg_attr(feature = "size-first", optimize(size))]
     pub fn follower_settled(&mut self, steer: f64) {
         self.hook.follower_settled(SteerId(steer as u64));
     }
@@ -173,18 +187,21 @@ impl DesktopCore {
     /// The desktop's own `steerTurn` is called for an official (`tag`
     /// undefined) or activeTurn steer.
     #[wasm_bindgen(js_name = ownCalled)]
+    #[cfg_attr(feature = "size-first", optimize(size))]
     pub fn own_called(&mut self, steer: f64, tag: Option<String>) {
         self.hook.own_called(SteerId(steer as u64), delivery(tag));
     }
 
     /// The desktop's own `steerTurn` settled.
     #[wasm_bindgen(js_name = ownSettled)]
+    #[cfg_attr(feature = "size-first", optimize(size))]
     pub fn own_settled(&mut self, steer: f64) {
         self.hook.own_settled(SteerId(steer as u64));
     }
 
     /// How the desktop's own `steerTurn` ended: `resolve`, `rethrow` or `fail`.
     #[wasm_bindgen(js_name = ownEnded)]
+    #[cfg_attr(feature = "size-first", optimize(size))]
     pub fn own_ended(
         &mut self,
         steer: f64,
@@ -198,6 +215,7 @@ impl DesktopCore {
     }
 
     /// The host answered a message presented as `presented` (`turnId`, `delivery` read from the answer).
+    #[cfg_attr(feature = "size-first", optimize(size))]
     pub fn answered(
         &mut self,
         presented: &str,
@@ -214,6 +232,7 @@ impl DesktopCore {
     /// The newTurn path begins: `build` (`messageId`) or the steer's end.
     #[wasm_bindgen(js_name = newTurn)]
     #[allow(clippy::too_many_arguments, reason = "the facts of one call, each a plain value")]
+    #[cfg_attr(feature = "size-first", optimize(size))]
     pub fn new_turn(
         &mut self,
         now: f64,
@@ -237,29 +256,34 @@ impl DesktopCore {
     }
 
     /// An earlier attempt's route: `go`, `waitEarlier` or the steer's end.
+    #[cfg_attr(feature = "size-first", optimize(size))]
     pub fn earlier(&mut self, now: f64, steer: f64, below: bool, draft: JsValue) -> Array {
         new_turn_step(self.hook.earlier(ms(now), SteerId(steer as u64), below), &draft)
     }
 
     /// How the wait for an earlier attempt's route ended.
     #[wasm_bindgen(js_name = earlierEnded)]
+    #[cfg_attr(feature = "size-first", optimize(size))]
     pub fn earlier_ended(&mut self, steer: f64, how: &str, draft: JsValue) -> Array {
         new_turn_step(self.hook.earlier_ended(SteerId(steer as u64), ended(how, &JsValue::UNDEFINED, None, None)), &draft)
     }
 
     /// Before `startTurn` (`used_up`: reading the follow-ups used up the bound).
+    #[cfg_attr(feature = "size-first", optimize(size))]
     pub fn start(&mut self, now: f64, steer: f64, used_up: bool, draft: JsValue) -> Array {
         new_turn_step(self.hook.start(ms(now), SteerId(steer as u64), used_up), &draft)
     }
 
     /// `startTurn` returned (`threw`: it threw).
     #[wasm_bindgen(js_name = startCalled)]
+    #[cfg_attr(feature = "size-first", optimize(size))]
     pub fn start_called(&mut self, steer: f64, threw: bool) {
         self.hook.start_called(SteerId(steer as u64), threw);
     }
 
     /// `startTurn` settled.
     #[wasm_bindgen(js_name = startSettled)]
+    #[cfg_attr(feature = "size-first", optimize(size))]
     pub fn start_settled(&mut self, steer: f64, resolved: bool) {
         self.hook.start_settled(SteerId(steer as u64), resolved);
     }
@@ -267,6 +291,7 @@ impl DesktopCore {
     /// How the wait on `startTurn` ended: `waitDone` or the steer's end.
     #[wasm_bindgen(js_name = startEnded)]
     #[allow(clippy::too_many_arguments, reason = "the facts of one call, each a plain value")]
+    #[cfg_attr(feature = "size-first", optimize(size))]
     pub fn start_ended(
         &mut self,
         now: f64,
@@ -282,12 +307,14 @@ impl DesktopCore {
 
     /// How the wait for the route's one request ended.
     #[wasm_bindgen(js_name = doneEnded)]
+    #[cfg_attr(feature = "size-first", optimize(size))]
     pub fn done_ended(&mut self, steer: f64, how: &str, draft: JsValue) -> Array {
         verdict(self.hook.done_ended(SteerId(steer as u64), ended(how, &JsValue::UNDEFINED, None, None)), &draft)
     }
 
     /// `sendRequest` called: `pass`, `own` (`steer`, `tag`), `refused` (with
     /// the error), `plainStart` (`steer`) or `steer` (`steer`, `rewrite`, `expectedTurnId`).
+    #[cfg_attr(feature = "size-first", optimize(size))]
     pub fn request(&mut self, now: f64, method: &str, thread_id: &str, message_id: Option<String>, input: f64, draft: JsValue) -> Array {
         match self.hook.request(ms(now), method, thread_id, message_id.as_deref(), ms(input)) {
             Outgoing::Pass => out(step("pass"), JsValue::UNDEFINED),
@@ -302,12 +329,14 @@ impl DesktopCore {
 
     /// The route's request threw when called: the error its `turn/steer` fails with.
     #[wasm_bindgen(js_name = routedThrew)]
+    #[cfg_attr(feature = "size-first", optimize(size))]
     pub fn routed_threw(&mut self, steer: f64, error: JsValue, draft: JsValue) -> JsValue {
         failure(self.hook.routed_threw(SteerId(steer as u64), &facts(&error, None, None)), &draft)
     }
 
     /// The route's plain `turn/start` was answered (`failed`: with `error`).
     #[wasm_bindgen(js_name = plainStartEnded)]
+    #[cfg_attr(feature = "size-first", optimize(size))]
     pub fn plain_start_ended(&mut self, steer: f64, failed: bool, error: JsValue) {
         let facts = failed.then(|| facts(&error, None, None));
         self.hook.plain_start_ended(SteerId(steer as u64), facts.as_ref());
@@ -316,6 +345,7 @@ impl DesktopCore {
     /// How the route's `turn/steer` ended (`turnId`, `delivery` read from its answer).
     #[wasm_bindgen(js_name = routedEnded)]
     #[allow(clippy::too_many_arguments, reason = "the facts of one call, each a plain value")]
+    #[cfg_attr(feature = "size-first", optimize(size))]
     pub fn routed_ended(
         &mut self,
         steer: f64,
@@ -330,38 +360,45 @@ impl DesktopCore {
     }
 
     /// Opens a wait (the steer's newTurn deadline, else one steer bound).
+    #[cfg_attr(feature = "size-first", optimize(size))]
     pub fn wait(&mut self, now: f64, steer: Option<f64>) -> f64 {
         self.hook.wait(ms(now), steer.map(|s| SteerId(s as u64))).0 as f64
     }
 
     /// The waited-for call settled: true when its outcome counts.
+    #[cfg_attr(feature = "size-first", optimize(size))]
     pub fn settled(&mut self, wait: f64) -> bool {
         self.hook.settled(WaitId(wait as u64))
     }
 
     /// The driver's timer fired.
+    #[cfg_attr(feature = "size-first", optimize(size))]
     pub fn tick(&mut self, now: f64) {
         self.hook.tick(ms(now));
     }
 
     /// Dispose.
+    #[cfg_attr(feature = "size-first", optimize(size))]
     pub fn dispose(&mut self, now: f64) {
         self.hook.dispose(ms(now));
     }
 
     /// True once disposed.
     #[wasm_bindgen(getter)]
+    #[cfg_attr(feature = "size-first", optimize(size))]
     pub fn disposed(&self) -> bool {
         self.hook.is_disposed()
     }
 
     /// The route of this message while it is open (a later hook waits for it).
     #[wasm_bindgen(js_name = openRoute)]
+    #[cfg_attr(feature = "size-first", optimize(size))]
     pub fn open_route(&self, thread_id: &str, message_id: &str) -> Option<f64> {
         self.hook.open_route(thread_id, message_id).map(|s| s.0 as f64)
     }
 
     /// `{ effects, next }`: what to carry out now, and the next deadline (or null).
+    #[cfg_attr(feature = "size-first", optimize(size))]
     pub fn effects(&mut self) -> JsValue {
         #[derive(Serialize)]
         struct Effects {

@@ -24,6 +24,7 @@ pub(crate) struct Lanes {
 impl Lanes {
     /// Joins or refuses a steer when its thread has one in flight; `None`
     /// when the thread is free.
+    #[cfg_attr(feature = "size-first", optimize(size))]
     pub(crate) fn admit(&self, thread_id: &str, message_id: Option<&str>, text: &str) -> Option<Admission> {
         let lane = self.by_thread.get(thread_id)?;
         if message_id.is_some() && lane.message_id.as_deref() == message_id && lane.text == text {
@@ -33,11 +34,13 @@ impl Lanes {
     }
 
     /// Takes the thread for `steer`.
+    #[cfg_attr(feature = "size-first", optimize(size))]
     pub(crate) fn take(&mut self, thread_id: &str, steer: SteerId, message_id: Option<&str>, text: &str) {
         self.by_thread.insert(thread_id.into(), Lane { steer, message_id: message_id.map(Into::into), text: text.into(), until: None });
     }
 
     /// Holds the lane of `steer` until it is released or `deadline`.
+    #[cfg_attr(feature = "size-first", optimize(size))]
     pub(crate) fn hold(&mut self, thread_id: &str, steer: SteerId, deadline: u64) {
         if let Some(lane) = self.by_thread.get_mut(thread_id).filter(|lane| lane.steer == steer) {
             lane.until = Some(deadline);
@@ -45,6 +48,7 @@ impl Lanes {
     }
 
     /// Frees the thread when `steer` still holds it.
+    #[cfg_attr(feature = "size-first", optimize(size))]
     pub(crate) fn release(&mut self, thread_id: &str, steer: SteerId) {
         if self.by_thread.get(thread_id).is_some_and(|lane| lane.steer == steer) {
             self.by_thread.remove(thread_id);
@@ -52,16 +56,19 @@ impl Lanes {
     }
 
     /// Frees lanes held past their deadline.
+    #[cfg_attr(feature = "size-first", optimize(size))]
     pub(crate) fn expire(&mut self, now: u64) {
         self.by_thread.retain(|_, lane| lane.until.is_none_or(|until| until > now));
     }
 
     /// The earliest deadline of a held lane.
+    #[cfg_attr(feature = "size-first", optimize(size))]
     pub(crate) fn next_deadline(&self) -> Option<u64> {
         self.by_thread.values().filter_map(|lane| lane.until).min()
     }
 
     /// True when `thread_id` has a steer in flight.
+    #[cfg_attr(feature = "size-first", optimize(size))]
     pub(crate) fn is_taken(&self, thread_id: &str) -> bool {
         self.by_thread.contains_key(thread_id)
     }

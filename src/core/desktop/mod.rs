@@ -102,6 +102,7 @@ impl DesktopHook {
     /// # use renderer_steering::core::desktop::DesktopHook;
     /// assert_eq!(DesktopHook::new(100).next_deadline(), None);
     /// ```
+    #[cfg_attr(feature = "size-first", optimize(size))]
     pub fn new(steer_ms: u64) -> Self {
         DesktopHook {
             steer_ms,
@@ -132,6 +133,7 @@ impl DesktopHook {
     /// let mut hook = DesktopHook::new(100);
     /// assert_eq!(hook.steer(SteerCall::default()), Admission::Desktop);
     /// ```
+    #[cfg_attr(feature = "size-first", optimize(size))]
     pub fn steer(&mut self, call: SteerCall) -> Admission {
         if self.disposed {
             return Admission::Desktop;
@@ -187,6 +189,7 @@ impl DesktopHook {
     /// hook.tick(105);
     /// assert_eq!(hook.take_effects(), vec![Effect::Expired(wait)]);
     /// ```
+    #[cfg_attr(feature = "size-first", optimize(size))]
     pub fn wait(&mut self, now: u64, steer: Option<SteerId>) -> WaitId {
         let steer_deadline = steer.and_then(|s| self.steers.get(&s)).and_then(|s| s.deadline);
         let route_deadline = steer.and_then(|s| self.routes.iter().find(|r| r.steer == s)).map(|r| r.deadline);
@@ -209,6 +212,7 @@ impl DesktopHook {
     /// assert!(hook.settled(wait));
     /// assert!(!hook.settled(wait));
     /// ```
+    #[cfg_attr(feature = "size-first", optimize(size))]
     pub fn settled(&mut self, wait: WaitId) -> bool {
         self.waits.close(wait)
     }
@@ -221,6 +225,7 @@ impl DesktopHook {
     /// hook.tick(1_000);
     /// assert!(hook.take_effects().is_empty());
     /// ```
+    #[cfg_attr(feature = "size-first", optimize(size))]
     pub fn tick(&mut self, now: u64) {
         self.waits.expire(now, &mut self.effects);
         self.lanes.expire(now);
@@ -237,6 +242,7 @@ impl DesktopHook {
     /// # use renderer_steering::core::desktop::DesktopHook;
     /// assert_eq!(DesktopHook::new(100).next_deadline(), None);
     /// ```
+    #[cfg_attr(feature = "size-first", optimize(size))]
     pub fn next_deadline(&self) -> Option<u64> {
         let late = self.late_deadline.filter(|_| !self.late_over);
         [self.waits.next_deadline(), self.lanes.next_deadline(), late].into_iter().flatten().min()
@@ -248,6 +254,7 @@ impl DesktopHook {
     /// # use renderer_steering::core::desktop::DesktopHook;
     /// assert!(DesktopHook::new(100).take_effects().is_empty());
     /// ```
+    #[cfg_attr(feature = "size-first", optimize(size))]
     pub fn take_effects(&mut self) -> Vec<Effect> {
         std::mem::take(&mut self.effects)
     }
@@ -262,6 +269,7 @@ impl DesktopHook {
     /// hook.dispose(0);
     /// assert_eq!(hook.take_effects(), vec![Effect::Restore]);
     /// ```
+    #[cfg_attr(feature = "size-first", optimize(size))]
     pub fn dispose(&mut self, now: u64) {
         if self.disposed {
             return;
@@ -281,6 +289,7 @@ impl DesktopHook {
     /// # use renderer_steering::core::desktop::DesktopHook;
     /// assert!(!DesktopHook::new(1).is_disposed());
     /// ```
+    #[cfg_attr(feature = "size-first", optimize(size))]
     pub fn is_disposed(&self) -> bool {
         self.disposed
     }
@@ -291,6 +300,7 @@ impl DesktopHook {
     /// # use renderer_steering::core::desktop::DesktopHook;
     /// assert_eq!(DesktopHook::new(7).steer_ms(), 7);
     /// ```
+    #[cfg_attr(feature = "size-first", optimize(size))]
     pub fn steer_ms(&self) -> u64 {
         self.steer_ms
     }
@@ -298,6 +308,7 @@ impl DesktopHook {
     /// The result of `steer` is given: its lane is free, and an unknown
     /// outcome the host would not deduplicate is remembered, so its retry is
     /// refused instead of applied twice.
+    #[cfg_attr(feature = "size-first", optimize(size))]
     fn finish(&mut self, steer: SteerId, verdict: Verdict, rethrown: Option<&ErrorFacts>) -> Verdict {
         let Some(s) = self.steers.remove(&steer) else { return verdict };
         self.lanes.release(&s.thread_id, steer);
@@ -324,6 +335,7 @@ impl DesktopHook {
     /// Takes the layer out once disposed and nothing is left to follow: no
     /// route open, no activeTurn `steerTurn` whose late `turn/steer` must
     /// still be tagged (those at most one steer bound after dispose).
+    #[cfg_attr(feature = "size-first", optimize(size))]
     fn restore_when_idle(&mut self) {
         if !self.disposed || self.restored || !self.routes.is_empty() || (self.tags.any_tagged() && !self.late_over) {
             return;
@@ -334,6 +346,7 @@ impl DesktopHook {
 
     /// The thread a plain `turn/start` left on: the steer in flight there
     /// is no longer one the host deduplicates.
+    #[cfg_attr(feature = "size-first", optimize(size))]
     fn left_as_start(&mut self, thread_id: &str) {
         if !self.lanes.is_taken(thread_id) {
             return;

@@ -83,6 +83,7 @@ impl DesktopHook {
     /// let facts = NewTurnFacts { pending_turn_start: false, active_turn: ActiveTurn::Ended, tool_output: false, context_is_object: true, start_turn: true, fresh_id: "f".into() };
     /// assert_eq!(hook.new_turn(0, s, facts), NewTurnStep::Build("f".into()));
     /// ```
+    #[cfg_attr(feature = "size-first", optimize(size))]
     pub fn new_turn(&mut self, now: u64, steer: SteerId, facts: NewTurnFacts) -> NewTurnStep {
         let deadline = now.saturating_add(self.steer_ms);
         let Some(s) = self.steers.get_mut(&steer) else { return NewTurnStep::Done(Verdict::Fail(Refusal::new(Failure::disposed(), None))) };
@@ -121,6 +122,7 @@ impl DesktopHook {
     /// let mut hook = DesktopHook::new(100);
     /// assert!(matches!(hook.earlier(0, SteerId(1), false), NewTurnStep::Done(_)));
     /// ```
+    #[cfg_attr(feature = "size-first", optimize(size))]
     pub fn earlier(&mut self, now: u64, steer: SteerId, below: bool) -> NewTurnStep {
         let Some((thread_id, id)) = self.steers.get(&steer).map(|s| (s.thread_id.clone(), s.sent_id.clone().unwrap_or_default())) else {
             return NewTurnStep::Done(Verdict::Fail(Refusal::new(Failure::disposed(), None)));
@@ -142,6 +144,7 @@ impl DesktopHook {
     /// # use renderer_steering::core::desktop::{DesktopHook, Ended, NewTurnStep, SteerId};
     /// assert!(matches!(DesktopHook::new(1).earlier_ended(SteerId(1), Ended::Timeout), NewTurnStep::Done(_)));
     /// ```
+    #[cfg_attr(feature = "size-first", optimize(size))]
     pub fn earlier_ended(&mut self, steer: SteerId, ended: Ended) -> NewTurnStep {
         let id = self.steers.get(&steer).and_then(|s| s.sent_id.clone());
         let failure = match ended {
@@ -162,6 +165,7 @@ impl DesktopHook {
     /// # use renderer_steering::core::desktop::{DesktopHook, NewTurnStep, SteerId};
     /// assert!(matches!(DesktopHook::new(1).start(0, SteerId(1), false), NewTurnStep::Done(_)));
     /// ```
+    #[cfg_attr(feature = "size-first", optimize(size))]
     pub fn start(&mut self, now: u64, steer: SteerId, used_up: bool) -> NewTurnStep {
         let disposed = self.disposed;
         let steer_ms = self.steer_ms;
@@ -203,6 +207,7 @@ impl DesktopHook {
     /// # use renderer_steering::core::desktop::{DesktopHook, SteerId};
     /// DesktopHook::new(1).start_called(SteerId(1), true);
     /// ```
+    #[cfg_attr(feature = "size-first", optimize(size))]
     pub fn start_called(&mut self, steer: SteerId, threw: bool) {
         let thread_id = self.route_by_steer(steer).map(|r| {
             r.start_out = r.start_out && !threw;
@@ -219,6 +224,7 @@ impl DesktopHook {
     /// # use renderer_steering::core::desktop::{DesktopHook, SteerId};
     /// DesktopHook::new(1).start_settled(SteerId(1), true);
     /// ```
+    #[cfg_attr(feature = "size-first", optimize(size))]
     pub fn start_settled(&mut self, steer: SteerId, resolved: bool) {
         if let Some(route) = self.route_by_steer(steer) {
             route.start_out = false;
@@ -233,6 +239,7 @@ impl DesktopHook {
     /// # use renderer_steering::core::desktop::{DesktopHook, Ended, NewTurnStep, SteerId};
     /// assert!(matches!(DesktopHook::new(1).start_ended(0, SteerId(1), Ended::Timeout), NewTurnStep::Done(_)));
     /// ```
+    #[cfg_attr(feature = "size-first", optimize(size))]
     pub fn start_ended(&mut self, now: u64, steer: SteerId, ended: Ended) -> NewTurnStep {
         let steer_ms = self.steer_ms;
         let Some(route) = self.route_by_steer(steer) else {
@@ -269,6 +276,7 @@ impl DesktopHook {
     /// # use renderer_steering::core::desktop::{DesktopHook, Ended, SteerId, Verdict};
     /// assert!(matches!(DesktopHook::new(1).done_ended(SteerId(1), Ended::Timeout), Verdict::Fail(_)));
     /// ```
+    #[cfg_attr(feature = "size-first", optimize(size))]
     pub fn done_ended(&mut self, steer: SteerId, ended: Ended) -> Verdict {
         let Some(route) = self.route_by_steer(steer) else {
             return self.finish(steer, Verdict::Fail(Refusal::new(Failure::disposed(), None)), None);
@@ -289,6 +297,7 @@ impl DesktopHook {
 
     /// The steer ends as its route's one request did (`None`: accepted; the
     /// steer resolves with `startTurn`'s own result).
+    #[cfg_attr(feature = "size-first", optimize(size))]
     fn done(&mut self, steer: SteerId, done: Option<Refusal>) -> Verdict {
         let verdict = done.map_or(Verdict::Resolve, Verdict::Fail);
         self.finish(steer, verdict, None)

@@ -30,6 +30,7 @@ pub enum Decided {
 }
 
 /// What an ended wait says, for failures after the message may have left.
+#[cfg_attr(feature = "size-first", optimize(size))]
 fn unknown_detail(ended: &Ended) -> &'static str {
     match ended {
         Ended::Timeout => "no answer within the steer bound",
@@ -49,6 +50,7 @@ impl DesktopHook {
     /// let Admission::Decide(s) = hook.steer(SteerCall::text("t", "x", None)) else { panic!() };
     /// assert_eq!(hook.decided(s, Some((Some(Delivery::ActiveTurn), true)), false), Decided::Own(Some(Delivery::ActiveTurn)));
     /// ```
+    #[cfg_attr(feature = "size-first", optimize(size))]
     pub fn decided(&mut self, steer: SteerId, decision: Option<(Option<Delivery>, bool)>, follower: bool) -> Decided {
         let Some((delivery, host_deduplicates)) = decision else { return Decided::Done(self.finish(steer, Verdict::Rethrow, None)) };
         if follower {
@@ -77,6 +79,7 @@ impl DesktopHook {
     /// hook.follower_called(0, s, false);
     /// assert_eq!(hook.next_deadline(), Some(100));
     /// ```
+    #[cfg_attr(feature = "size-first", optimize(size))]
     pub fn follower_called(&mut self, now: u64, steer: SteerId, threw: bool) {
         if threw {
             self.finish(steer, Verdict::Rethrow, None);
@@ -96,6 +99,7 @@ impl DesktopHook {
     /// hook.follower_settled(s);
     /// assert!(matches!(hook.steer(SteerCall::text("t", "y", None)), Admission::Decide(_)));
     /// ```
+    #[cfg_attr(feature = "size-first", optimize(size))]
     pub fn follower_settled(&mut self, steer: SteerId) {
         self.finish(steer, Verdict::Resolve, None);
     }
@@ -112,6 +116,7 @@ impl DesktopHook {
     /// hook.own_called(s, Some(Delivery::ActiveTurn));
     /// assert_eq!(hook.request(0, "turn/steer", "t", Some("m"), 0), Outgoing::Own(s, Some(Delivery::ActiveTurn)));
     /// ```
+    #[cfg_attr(feature = "size-first", optimize(size))]
     pub fn own_called(&mut self, steer: SteerId, tag: Option<Delivery>) {
         let Some(s) = self.steers.get(&steer) else { return };
         let ids = [&s.argument_id, &s.restore_id].into_iter().flatten().cloned().collect();
@@ -129,6 +134,7 @@ impl DesktopHook {
     /// hook.own_settled(s);
     /// assert_eq!(hook.request(0, "turn/steer", "t", Some("m"), 0), Outgoing::Pass);
     /// ```
+    #[cfg_attr(feature = "size-first", optimize(size))]
     pub fn own_settled(&mut self, steer: SteerId) {
         self.tags.forget(steer);
         self.restore_when_idle();
@@ -146,6 +152,7 @@ impl DesktopHook {
     /// let Verdict::Fail(r) = hook.own_ended(s, Ended::Timeout) else { panic!() };
     /// assert_eq!((r.failure.kind(), r.message_id.as_deref()), ("outcomeUnknown", Some("m")));
     /// ```
+    #[cfg_attr(feature = "size-first", optimize(size))]
     pub fn own_ended(&mut self, steer: SteerId, ended: Ended) -> Verdict {
         let (sent, id) = self.steers.get(&steer).map(|s| (s.sent, s.sent_id.clone().or(s.argument_id.clone()))).unwrap_or((false, None));
         let verdict = match &ended {
@@ -174,6 +181,7 @@ impl DesktopHook {
     /// hook.answered(Delivery::ActiveTurn, "t", Some("m"), Answer { turn_id: None, delivery: Some(Delivery::ActiveTurn) });
     /// assert!(hook.take_effects().is_empty());
     /// ```
+    #[cfg_attr(feature = "size-first", optimize(size))]
     pub fn answered(&mut self, presented: Delivery, thread_id: &str, message_id: Option<&str>, answer: Answer) {
         // Once disposed, the app is not called back any more.
         let Some(delivery) = answer.delivery.filter(|&d| d != presented && !self.disposed) else { return };
@@ -185,6 +193,7 @@ impl DesktopHook {
 
 /// Whether a rethrown error counts as an unknown outcome (the package's own
 /// `outcomeUnknown`), and the id it carries.
+#[cfg_attr(feature = "size-first", optimize(size))]
 pub(crate) fn rethrown_unknown(facts: Option<&ErrorFacts>) -> Option<Option<&str>> {
     facts.filter(|f| f.package_error == Some(true)).map(|f| f.message_id.as_deref())
 }

@@ -47,6 +47,7 @@ pub(crate) struct Route {
 }
 
 /// The host's error answer is its refusal; any other failure may have delivered.
+#[cfg_attr(feature = "size-first", optimize(size))]
 pub(crate) fn answered(method: &str, facts: &ErrorFacts) -> Failure {
     match &facts.rpc {
         Some(rpc) => Failure::rpc(method, rpc.clone()),
@@ -55,10 +56,12 @@ pub(crate) fn answered(method: &str, facts: &ErrorFacts) -> Failure {
 }
 
 impl DesktopHook {
+    #[cfg_attr(feature = "size-first", optimize(size))]
     pub(crate) fn route_mut(&mut self, thread_id: &str, message_id: &str) -> Option<&mut Route> {
         self.routes.iter_mut().find(|r| r.thread_id == thread_id && r.message_id == message_id)
     }
 
+    #[cfg_attr(feature = "size-first", optimize(size))]
     pub(crate) fn route_by_steer(&mut self, steer: SteerId) -> Option<&mut Route> {
         self.routes.iter_mut().find(|r| r.steer == steer)
     }
@@ -70,6 +73,7 @@ impl DesktopHook {
     /// # use renderer_steering::core::desktop::DesktopHook;
     /// assert_eq!(DesktopHook::new(1).open_route("t", "m"), None);
     /// ```
+    #[cfg_attr(feature = "size-first", optimize(size))]
     pub fn open_route(&self, thread_id: &str, message_id: &str) -> Option<SteerId> {
         self.routes.iter().find(|r| r.thread_id == thread_id && r.message_id == message_id).map(|r| r.steer)
     }
@@ -82,6 +86,7 @@ impl DesktopHook {
     /// # use renderer_steering::core::desktop::{DesktopHook, Outgoing};
     /// assert_eq!(DesktopHook::new(1).request(0, "thread/list", "", None, 0), Outgoing::Pass);
     /// ```
+    #[cfg_attr(feature = "size-first", optimize(size))]
     pub fn request(&mut self, now: u64, method: &str, thread_id: &str, message_id: Option<&str>, input: u64) -> Outgoing {
         let start = method == "turn/start";
         if !start && method != "turn/steer" {
@@ -109,6 +114,7 @@ impl DesktopHook {
     }
 
     /// The one request of the route of `steer`, or its refusal.
+    #[cfg_attr(feature = "size-first", optimize(size))]
     fn routed(&mut self, now: u64, method: &str, steer: SteerId) -> Outgoing {
         let (disposed, steer_ms) = (self.disposed, self.steer_ms);
         let Some(route) = self.route_by_steer(steer) else { return Outgoing::Pass };
@@ -140,6 +146,7 @@ impl DesktopHook {
     /// let r = DesktopHook::new(1).routed_threw(SteerId(9), &ErrorFacts::words("closed"));
     /// assert_eq!(r.failure.kind(), "transport");
     /// ```
+    #[cfg_attr(feature = "size-first", optimize(size))]
     pub fn routed_threw(&mut self, steer: SteerId, facts: &ErrorFacts) -> Refusal {
         let route = self.route_by_steer(steer);
         let id = route.as_ref().map(|r| r.message_id.clone());
@@ -156,6 +163,7 @@ impl DesktopHook {
     /// # use renderer_steering::core::desktop::{DesktopHook, SteerId};
     /// DesktopHook::new(1).plain_start_ended(SteerId(9), None);
     /// ```
+    #[cfg_attr(feature = "size-first", optimize(size))]
     pub fn plain_start_ended(&mut self, steer: SteerId, failed: Option<&ErrorFacts>) {
         let Some(route) = self.route_by_steer(steer) else { return };
         let id = Some(route.message_id.clone());
@@ -174,6 +182,7 @@ impl DesktopHook {
     /// let v = DesktopHook::new(1).routed_ended(SteerId(9), Ended::Timeout, None);
     /// assert!(matches!(v, Verdict::Fail(r) if r.failure.kind() == "outcomeUnknown"));
     /// ```
+    #[cfg_attr(feature = "size-first", optimize(size))]
     pub fn routed_ended(&mut self, steer: SteerId, ended: Ended, answer: Option<Answer>) -> Verdict {
         let route = self.route_by_steer(steer);
         let (thread_id, id) = route.as_ref().map(|r| (r.thread_id.clone(), Some(r.message_id.clone()))).unwrap_or_default();
@@ -204,6 +213,7 @@ impl DesktopHook {
     /// `startTurn` settled and its steer has its result; a `startTurn` that
     /// resolved before any request came keeps it (refusing that request)
     /// until one steer bound after dispose.
+    #[cfg_attr(feature = "size-first", optimize(size))]
     pub(crate) fn release_route(&mut self, steer: SteerId) {
         let late_over = self.late_over;
         let Some(at) = self.routes.iter().position(|r| r.steer == steer) else { return };
@@ -217,6 +227,7 @@ impl DesktopHook {
     }
 
     /// Tries to release every route (dispose, the late window's end).
+    #[cfg_attr(feature = "size-first", optimize(size))]
     pub(crate) fn release_routes(&mut self) {
         let steers: Vec<SteerId> = self.routes.iter().map(|r| r.steer).collect();
         for steer in steers {
@@ -225,6 +236,7 @@ impl DesktopHook {
     }
 
     /// The route's steer ended (given up): remembered, so its late request is refused.
+    #[cfg_attr(feature = "size-first", optimize(size))]
     pub(crate) fn abandon(&mut self, steer: SteerId, how: Abandoned) {
         if let Some(route) = self.route_by_steer(steer) {
             route.abandoned = Some(how);

@@ -30,11 +30,13 @@ pub(crate) struct Tags {
 
 impl Tags {
     /// Follows `steer` while its desktop `steerTurn` is out.
+    #[cfg_attr(feature = "size-first", optimize(size))]
     pub(crate) fn add(&mut self, steer: SteerId, thread_id: &str, presented: Delivery, ids: Vec<String>, input: u64) {
         self.steers.push(Tagged { steer, thread_id: thread_id.into(), presented, ids, input, sent: false });
     }
 
     /// Its desktop `steerTurn` settled: no later request is its.
+    #[cfg_attr(feature = "size-first", optimize(size))]
     pub(crate) fn forget(&mut self, steer: SteerId) {
         self.steers.retain(|s| s.steer != steer);
     }
@@ -42,6 +44,7 @@ impl Tags {
     /// The steer a desktop request (`sent_id`, `input` identity) carries, now
     /// counted as sent; of several (a same-id retry while the first
     /// attempt's `steerTurn` is still out) the newest not yet sent.
+    #[cfg_attr(feature = "size-first", optimize(size))]
     pub(crate) fn claim(&mut self, thread_id: &str, sent_id: Option<&str>, input: u64) -> Option<(SteerId, Delivery)> {
         let mut found: Option<usize> = None;
         for (at, s) in self.steers.iter().enumerate() {
@@ -58,6 +61,7 @@ impl Tags {
 
     /// True when a tagged (activeTurn) steer's `steerTurn` is out: its late
     /// `turn/steer` must still carry the tag.
+    #[cfg_attr(feature = "size-first", optimize(size))]
     pub(crate) fn any_tagged(&self) -> bool {
         self.steers.iter().any(|s| s.presented == Delivery::ActiveTurn)
     }

@@ -55,6 +55,7 @@ impl SteerCall {
     /// # use renderer_steering::core::desktop::SteerCall;
     /// assert_eq!(SteerCall::text("t", "x", None).text.as_deref(), Some("x"));
     /// ```
+    #[cfg_attr(feature = "size-first", optimize(size))]
     pub fn text(thread_id: &str, text: &str, argument_id: Option<&str>) -> Self {
         SteerCall {
             thread_id: Some(thread_id.into()),
@@ -71,6 +72,7 @@ impl SteerCall {
     /// let call = SteerCall { restore_id: Some("r".into()), ..Default::default() };
     /// assert_eq!(call.message_id(), Some("r"));
     /// ```
+    #[cfg_attr(feature = "size-first", optimize(size))]
     pub fn message_id(&self) -> Option<&str> {
         self.argument_id.as_deref().or(self.restore_id.as_deref())
     }
@@ -120,6 +122,7 @@ impl Refusal {
     /// # use renderer_steering::core::Failure;
     /// assert_eq!(Refusal::new(Failure::busy(), Some("m".into())).message_id.as_deref(), Some("m"));
     /// ```
+    #[cfg_attr(feature = "size-first", optimize(size))]
     pub fn new(failure: Failure, message_id: Option<String>) -> Self {
         Refusal { failure, message_id }
     }
@@ -185,6 +188,7 @@ impl ErrorFacts {
     /// # use renderer_steering::core::desktop::ErrorFacts;
     /// assert_eq!(ErrorFacts::words("x").words, "x");
     /// ```
+    #[cfg_attr(feature = "size-first", optimize(size))]
     pub fn words(words: &str) -> Self {
         ErrorFacts { words: words.into(), ..Default::default() }
     }

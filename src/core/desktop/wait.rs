@@ -14,6 +14,7 @@ pub(crate) struct Waits {
 
 impl Waits {
     /// Opens a wait that ends at `deadline` unless closed first.
+    #[cfg_attr(feature = "size-first", optimize(size))]
     pub(crate) fn open(&mut self, deadline: u64) -> WaitId {
         self.next += 1;
         let id = WaitId(self.next);
@@ -23,11 +24,13 @@ impl Waits {
 
     /// The waited-for call settled first: true when the wait was still
     /// open (its outcome is the call's), false when it had already ended.
+    #[cfg_attr(feature = "size-first", optimize(size))]
     pub(crate) fn close(&mut self, id: WaitId) -> bool {
         self.open.remove(&id).is_some()
     }
 
     /// Ends the waits whose deadline is `now` or earlier.
+    #[cfg_attr(feature = "size-first", optimize(size))]
     pub(crate) fn expire(&mut self, now: u64, effects: &mut Vec<Effect>) {
         let ended: Vec<WaitId> = self.open.iter().filter(|(_, &at)| at <= now).map(|(&id, _)| id).collect();
         for id in ended {
@@ -37,6 +40,7 @@ impl Waits {
     }
 
     /// Ends every wait (dispose).
+    #[cfg_attr(feature = "size-first", optimize(size))]
     pub(crate) fn cancel_all(&mut self, effects: &mut Vec<Effect>) {
         for &id in self.open.keys() {
             effects.push(Effect::Cancelled(id));
@@ -45,6 +49,7 @@ impl Waits {
     }
 
     /// The earliest deadline of an open wait.
+    #[cfg_attr(feature = "size-first", optimize(size))]
     pub(crate) fn next_deadline(&self) -> Option<u64> {
         self.open.values().copied().min()
     }
