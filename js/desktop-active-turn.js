@@ -16,10 +16,10 @@ export async function ownSteer(hook, steer, self, args, tag) {
   const { core, driver } = hook;
   // Recognised from now on, until the desktop's own steerTurn settles (not
   // only while we wait: a request it sends after our bound is still this steer's).
-  core.ownCalled(steer, tag);
+  core.call("ownCalled", [steer], undefined, undefined, tag);
   const called = attempt(hook.originalSteer, self, args);
   const forget = () => {
-    core.ownSettled(steer);
+    core.call("ownSettled", [steer]);
     driver.drain(); // a disposed hook's layer goes once no late turn/steer can come
   };
   if ("threw" in called) forget();
@@ -28,7 +28,7 @@ export async function ownSteer(hook, steer, self, args, tag) {
     called.value.then(forget, forget);
   }
   const waited = await driver.wait(called);
-  const ended = core.ownEnded(steer, waited.kind, waited.error, ...packageFacts(waited.error), args[1]);
+  const ended = core.call("ownEnded", [steer], args[1], waited.error, waited.kind, ...packageFacts(waited.error));
   driver.drain();
   return verdict(ended, waited);
 }

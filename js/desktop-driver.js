@@ -69,7 +69,7 @@ export class Driver {
     this.timer = setTimeout(() => {
       this.timer = undefined;
       this.timerAt = undefined;
-      this.core.tick(this.now());
+      this.core.call("tick", [this.now()]);
       this.drain();
     }, Math.max(1, next - Math.floor(this.now())));
     // Once disposed, only the late window is left: it does not keep Node alive.
@@ -108,7 +108,7 @@ export class Driver {
    */
   wait(called, steer) {
     if ("threw" in called) return Promise.resolve({ kind: "error", error: called.threw });
-    return this.waitOn(this.core.wait(this.now(), steer), called);
+    return this.waitOn(this.core.call("wait", [this.now(), steer]), called);
   }
 
   /** `wait` for a wait the core opened (`waitId`). */
@@ -116,7 +116,7 @@ export class Driver {
     return new Promise((resolve) => {
       this.waiters.set(waitId, resolve);
       const settle = (how) => {
-        if (this.waiters.has(waitId) && this.core.settled(waitId)) {
+        if (this.waiters.has(waitId) && this.core.call("settled", [waitId])) {
           this.end(waitId, how);
           this.drain();
         }

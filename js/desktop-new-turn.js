@@ -44,7 +44,7 @@ export async function newTurn(hook, steer, threadId, args) {
   const start = method(hook.manager, "startTurn");
   const hasTool = args[7] !== undefined && args[7] !== null;
   const isObject = typeof context === "object" && context !== null;
-  const built = core.newTurn(driver.now(), steer, turn.pending, turn.kind, turn.turnId, hasTool, isObject, start !== undefined, randomId(), input);
+  const built = core.call("newTurn", [driver.now(), steer, turn.pending, hasTool, isObject, start !== undefined], input, undefined, turn.kind, turn.turnId, randomId());
   const { messageId } = expect(built, "build");
   const orNull = (v) => (v === undefined ? null : v);
   const orEmpty = (v) => (v === undefined || v === null ? [] : v);
@@ -70,21 +70,21 @@ export async function newTurn(hook, steer, threadId, args) {
   };
   // An earlier attempt of this very message (this hook's, or a disposed
   // hook's below) may still see its late turn/start: this one waits.
-  const below = core.openRoute(threadId, messageId) === undefined ? hook.belowReleased(routeKey(threadId, messageId)) : undefined;
-  const earlier = core.earlier(driver.now(), steer, below !== undefined, input);
+  const below = core.call("openRoute", [], undefined, undefined, threadId, messageId) === undefined ? hook.belowReleased(routeKey(threadId, messageId)) : undefined;
+  const earlier = core.call("earlier", [driver.now(), steer, below !== undefined], input);
   if (earlier[0].do === "waitEarlier") {
     const route = earlier[0].steer;
     const released = route === undefined ? below : driver.until(driver.released, route);
     const waited = await driver.waitOn(earlier[0].wait, { value: released });
-    expect(core.earlierEnded(steer, waited.kind, input), "go");
+    expect(core.call("earlierEnded", [steer], input, undefined, waited.kind), "go");
   } else expect(earlier, "go");
   const { pausedBefore, timedOut } = await pausedFollowUps(hook, steer, threadId);
-  expect(core.start(driver.now(), steer, timedOut, input), "go");
+  expect(core.call("start", [driver.now(), steer, timedOut], input), "go");
   const called = attempt(start, hook.manager, [threadId, submission, args[8]]);
-  core.startCalled(steer, "threw" in called);
+  core.call("startCalled", [steer, "threw" in called]);
   if (!("threw" in called)) {
     const settled = (resolved) => () => {
-      core.startSettled(steer, resolved);
+      core.call("startSettled", [steer, resolved]);
       driver.drain();
     };
     called.value = new Promise((settle) => settle(called.value));
@@ -92,12 +92,12 @@ export async function newTurn(hook, steer, threadId, args) {
   }
   driver.drain();
   const waited = await driver.wait(called, steer);
-  let ended = core.startEnded(driver.now(), steer, waited.kind, waited.error, ...packageFacts(waited.error), input);
+  let ended = core.call("startEnded", [driver.now(), steer], input, waited.error, waited.kind, ...packageFacts(waited.error));
   driver.drain();
   if (ended[0].do === "waitDone") {
     // startTurn resolved: its turn/start left (or may still leave) through the route.
     const done = await driver.waitOn(ended[0].wait, { value: driver.until(driver.done, steer) });
-    ended = core.doneEnded(steer, done.kind, input);
+    ended = core.call("doneEnded", [steer], input, undefined, done.kind);
     driver.drain();
   }
   const value = verdict(ended, waited);
@@ -163,12 +163,12 @@ export async function plainStart(hook, steer, params, options) {
   const { core, driver } = hook;
   const called = attempt(hook.originalSend, hook.manager, ["turn/start", params, options]);
   if ("threw" in called) {
-    core.routedThrew(steer, called.threw, undefined);
+    core.call("routedThrew", [steer], undefined, called.threw);
     driver.drain();
     throw called.threw;
   }
   const ended = (failed) => (error) => {
-    core.plainStartEnded(steer, failed, error);
+    core.call("plainStartEnded", [steer, failed], undefined, error);
     driver.drain();
   };
   new Promise((settle) => settle(called.value)).then(ended(false), ended(true));
@@ -188,7 +188,7 @@ export async function routedSteer(hook, step, name, params, options) {
   const steer = step.rewrite ? rewritten(params, step.expectedTurnId) : params;
   const called = attempt(hook.originalSend, hook.manager, ["turn/steer", steer, options]);
   if ("threw" in called) {
-    const error = core.routedThrew(step.steer, called.threw, input);
+    const error = core.call("routedThrew", [step.steer], input, called.threw);
     driver.drain();
     throw error;
   }
@@ -196,7 +196,7 @@ export async function routedSteer(hook, step, name, params, options) {
   const text = (v) => (typeof v === "string" && v !== "" ? v : undefined);
   const turnId = text(field(waited.value, "turnId"));
   const delivery = text(field(waited.value, "delivery"));
-  const ended = core.routedEnded(step.steer, waited.kind, waited.error, turnId, id(delivery), input);
+  const ended = core.call("routedEnded", [step.steer], input, waited.error, waited.kind, turnId, id(delivery));
   driver.drain();
   const answer = verdict(ended, waited);
   if (!step.rewrite) return answer;

@@ -148,7 +148,7 @@ class Hook {
   dispose() {
     if (this.core.disposed) return;
     this.removeFromLayer("steerTurn", false);
-    this.core.dispose(this.driver.now());
+    this.core.call("dispose", [this.driver.now()]);
     this.driver.drain();
     try {
       this.decider.dispose();
@@ -189,7 +189,7 @@ class Hook {
   released(key) {
     try {
       const [threadId, messageId] = JSON.parse(key);
-      const route = this.core.openRoute(String(threadId), String(messageId));
+      const route = this.core.call("openRoute", [], undefined, undefined, String(threadId), String(messageId));
       return route === undefined ? undefined : this.driver.until(this.driver.released, route);
     } catch {
       return undefined;
@@ -242,7 +242,7 @@ class Hook {
       const threadId = id(args[0]);
       const text = threadId === undefined ? undefined : api.__steerText(args[1]);
       const follower = text !== undefined && this.isFollower(threadId);
-      [step, error] = this.core.steer(threadId, text, id(args[5]), id(field(args[2], "id")), this.driver.identity(args[1]), follower, args[1]);
+      [step, error] = this.core.call("steer", [this.driver.identity(args[1]), follower], args[1], undefined, threadId, text, id(args[5]), id(field(args[2], "id")));
       if (step.do === "decide") {
         const result = this.route(self, args, threadId, text, step.steer);
         const forget = () => this.results.delete(step.steer);
@@ -272,17 +272,17 @@ class Hook {
     const known = typeof delivery === "string" ? delivery : "";
     // The role is read again: it can change while the inspect is out.
     const follower = !threw && this.isFollower(threadId);
-    const [step, error] = this.core.decided(steer, threw ? undefined : known, field(decision, "hostDeduplicates") === true, follower, input);
+    const [step, error] = this.core.call("decided", [steer, field(decision, "hostDeduplicates") === true, follower], input, undefined, threw ? undefined : known);
     this.driver.drain();
     if (step.do === "follower") {
       // The desktop's own steer, its result untouched; the thread stays in
       // flight until it settles, at most the steer bound.
       const own = attempt(this.originalSteer, self, args);
-      this.core.followerCalled(this.driver.now(), steer, "threw" in own);
+      this.core.call("followerCalled", [this.driver.now(), steer, "threw" in own]);
       this.driver.drain();
       if ("threw" in own) throw own.threw;
       const settled = () => {
-        this.core.followerSettled(steer);
+        this.core.call("followerSettled", [steer]);
         this.driver.drain();
       };
       new Promise((s) => s(own.value)).then(settled, settled);
@@ -305,7 +305,7 @@ class Hook {
     let step;
     let error;
     try {
-      [step, error] = this.core.request(this.driver.now(), name, threadId, messageId, this.driver.identity(input), input);
+      [step, error] = this.core.call("request", [this.driver.now(), this.driver.identity(input)], input, undefined, name, threadId, messageId);
       this.driver.drain();
     } catch {
       step = { do: "pass" }; // The module stopped: the desktop's own request goes.
@@ -331,7 +331,7 @@ class Hook {
       const turnId = field(answer, "turnId");
       const delivery = field(answer, "delivery");
       const text = (v) => (typeof v === "string" ? v : undefined);
-      this.core.answered(presented, threadId, messageId, id(text(turnId)), id(text(delivery)));
+      this.core.call("answered", [], undefined, undefined, presented, threadId, messageId, id(text(turnId)), id(text(delivery)));
       this.driver.drain();
     };
     new Promise((s) => s(sent)).then(read, () => {}).catch((e) => report("could not read the answer", e));

@@ -112,11 +112,14 @@ fn delivery(name: Option<String>) -> Option<Delivery> {
     name.as_deref().and_then(Delivery::from_name)
 }
 
-/// The desktop hook's state machine, driven by `js/desktop.js`.
+/// The desktop hook's state machine, driven by `js/desktop.js`. Every
+/// fact comes in through one entry, `call(op, numbers, draft, error,
+/// ...strings)`: one export and one glue function instead of one per step
+/// (each costs its own argument passing in the wasm and in the glue).
 ///
 /// ```js
 /// const core = new api.__DesktopCore(30000);
-/// const [step] = core.steer("t", "use pnpm", "m-1", undefined, 1, false, input);
+/// const [step] = core.call("steer", [1, false], input, undefined, "t", "use pnpm", "m-1");
 /// ```
 #[wasm_bindgen(js_name = __DesktopCore, skip_typescript)]
 #[derive(Debug)]
@@ -127,274 +130,186 @@ pub struct DesktopCore {
 #[wasm_bindgen(js_class = __DesktopCore)]
 impl DesktopCore {
     /// A hook whose steers are bounded by `steer_ms`.
-    #[wasm_bindgen(constructor)]
     #[cfg_attr(feature = "size-first", optimize(size))]
+    #[wasm_bindgen(constructor)]
     pub fn new(steer_ms: f64) -> DesktopCore {
         DesktopCore { hook: DesktopHook::new(ms(steer_ms)) }
     }
 
-    /// `steerTurn` called: `desktop`, `joined` (`steer`), `busy`/`refused`
-    /// (with the error), or `decide` (`steer`).
-    #[allow(clippy::too_many_arguments, reason = "the facts of one call, each a plain value")]
+    /// One step of the driver: `op` names it, `n` holds its numbers (times,
+    /// steers, waits, input identities, and its flags as 0 or 1), `s0`..`s4`
+    /// its strings, in the order each op lists them:
+    ///
+    /// - `steer` [input, follower] (threadId, text, argument id, restoreMessage.id):
+    ///   `desktop`, `joined` (`steer`), `busy`/`refused` (with the error), `decide` (`steer`);
+    /// - `decided` [steer, hostDeduplicates, follower] (delivery; undefined:
+    ///   `decide` failed, a name the hook does not know: refused closed):
+    ///   `follower`, `own` (`tag`), `newTurn` or the steer's end;
+    /// - `followerCalled` [now, steer, threw], `followerSettled` [steer];
+    /// - `ownCalled` [steer] (tag; undefined: official), `ownSettled` [steer];
+    /// - `ownEnded` [steer] (how, package kind, package id): `resolve`, `rethrow` or `fail`;
+    /// - `answered` [] (presented, threadId, messageId, turnId, delivery);
+    /// - `newTurn` [now, steer, pendingTurnStart, toolOutput, contextIsObject,
+    ///   startTurn] (active turn: running/ended/unreadable, its id, a fresh id):
+    ///   `build` (`messageId`) or the steer's end;
+    /// - `earlier` [now, steer, below]: `go`, `waitEarlier` or the steer's end;
+    /// - `earlierEnded` [steer] (how);
+    /// - `start` [now, steer, usedUp], `startCalled` [steer, threw],
+    ///   `startSettled` [steer, resolved];
+    /// - `startEnded` [now, steer] (how, package kind, package id): `waitDone` or the steer's end;
+    /// - `doneEnded` [steer] (how);
+    /// - `request` [now, input] (method, threadId, messageId): `pass`, `own`
+    ///   (`steer`, `tag`), `refused` (with the error), `plainStart` (`steer`)
+    ///   or `steer` (`steer`, `rewrite`, `expectedTurnId`);
+    /// - `routedThrew` [steer]: the error the route's `turn/steer` fails with;
+    /// - `plainStartEnded` [steer, failed];
+    /// - `routedEnded` [steer] (how, turnId, delivery);
+    /// - `wait` [now, steer?]: a wait id (the steer's newTurn deadline, else one steer bound);
+    /// - `settled` [wait]: true when the waited-for outcome counts;
+    /// - `tick` [now], `dispose` [now];
+    /// - `openRoute` [] (threadId, messageId): the route while it is open.
+    ///
+    /// `how` is how a wait ended: ok, error (`error` the rejection),
+    /// timeout or cancelled. Steps come as `[step, error]`, the error's
+    /// `draft` the driver's own `draft` by identity.
     #[cfg_attr(feature = "size-first", optimize(size))]
-    pub fn steer(
+    #[allow(clippy::too_many_arguments, reason = "the facts of one step, each a plain value")]
+    pub fn call(
         &mut self,
-        thread_id: Option<String>,
-        text: Option<String>,
-        argument_id: Option<String>,
-        restore_id: Option<String>,
-        input: f64,
-        follower: bool,
+        op: &str,
+        n: &[f64],
         draft: JsValue,
-    ) -> Array {
-        let call = SteerCall { thread_id, text, argument_id, restore_id, input: ms(input), follower };
-        match self.hook.steer(call) {
-            Admission::Desktop => out(step("desktop"), JsValue::UNDEFINED),
-            Admission::Joined(s) => out(Step { steer: Some(s.0), ..step("joined") }, JsValue::UNDEFINED),
-            Admission::Busy => out(step("busy"), failure(Refusal::new(crate::core::Failure::busy(), None), &draft)),
-            Admission::Refused(refusal) => out(step("refused"), failure(refusal, &draft)),
-            Admission::Decide(s) => out(Step { steer: Some(s.0), ..step("decide") }, JsValue::UNDEFINED),
-        }
-    }
-
-    /// The engine decided (`delivery` undefined: `decide` failed; a name
-    /// the hook does not know: refused closed).
-    #[cfg_attr(feature = "size-first", optimize(size))]
-    pub fn decided(&mut self, steer: f64, delivery_name: Option<String>, host_deduplicates: bool, follower: bool, draft: JsValue) -> Array {
-        let decision = delivery_name.map(|name| (Delivery::from_name(&name), host_deduplicates));
-        match self.hook.decided(SteerId(steer as u64), decision, follower) {
-            Decided::Follower => out(step("follower"), JsValue::UNDEFINED),
-            Decided::Own(tag) => out(Step { tag, ..step("own") }, JsValue::UNDEFINED),
-            Decided::NewTurn => out(step("newTurn"), JsValue::UNDEFINED),
-            Decided::Done(v) => verdict(v, &draft),
-        }
-    }
-
-    /// A follower's own steer was called (`threw`: it threw).
-    #[wasm_bindgen(js_name = followerCalled)]
-    #[cfg_attr(feature = "size-first", optimize(size))]
-    pub fn follower_called(&mut self, now: f64, steer: f64, threw: bool) {
-        self.hook.follower_called(ms(now), SteerId(steer as u64), threw);
-    }
-
-    /// A follower's own steer settled.
-    #[wasm_bindgen(js_name = followerSettled)]
-    #[cfg_attr(feature = "size-first", optimize(size))]
-    pub fn follower_settled(&mut self, steer: f64) {
-        self.hook.follower_settled(SteerId(steer as u64));
-    }
-
-    /// The desktop's own `steerTurn` is called for an official (`tag`
-    /// undefined) or activeTurn steer.
-    #[wasm_bindgen(js_name = ownCalled)]
-    #[cfg_attr(feature = "size-first", optimize(size))]
-    pub fn own_called(&mut self, steer: f64, tag: Option<String>) {
-        self.hook.own_called(SteerId(steer as u64), delivery(tag));
-    }
-
-    /// The desktop's own `steerTurn` settled.
-    #[wasm_bindgen(js_name = ownSettled)]
-    #[cfg_attr(feature = "size-first", optimize(size))]
-    pub fn own_settled(&mut self, steer: f64) {
-        self.hook.own_settled(SteerId(steer as u64));
-    }
-
-    /// How the desktop's own `steerTurn` ended: `resolve`, `rethrow` or `fail`.
-    #[wasm_bindgen(js_name = ownEnded)]
-    #[cfg_attr(feature = "size-first", optimize(size))]
-    pub fn own_ended(
-        &mut self,
-        steer: f64,
-        how: &str,
         error: JsValue,
-        package_kind: Option<String>,
-        package_id: Option<String>,
-        draft: JsValue,
-    ) -> Array {
-        verdict(self.hook.own_ended(SteerId(steer as u64), ended(how, &error, package_kind, package_id)), &draft)
-    }
-
-    /// The host answered a message presented as `presented` (`turnId`, `delivery` read from the answer).
-    #[cfg_attr(feature = "size-first", optimize(size))]
-    pub fn answered(
-        &mut self,
-        presented: &str,
-        thread_id: &str,
-        message_id: Option<String>,
-        turn_id: Option<String>,
-        delivered: Option<String>,
-    ) {
-        let Some(presented) = Delivery::from_name(presented) else { return };
-        let answer = Answer { turn_id, delivery: delivery(delivered) };
-        self.hook.answered(presented, thread_id, message_id.as_deref(), answer);
-    }
-
-    /// The newTurn path begins: `build` (`messageId`) or the steer's end.
-    #[wasm_bindgen(js_name = newTurn)]
-    #[allow(clippy::too_many_arguments, reason = "the facts of one call, each a plain value")]
-    #[cfg_attr(feature = "size-first", optimize(size))]
-    pub fn new_turn(
-        &mut self,
-        now: f64,
-        steer: f64,
-        pending_turn_start: bool,
-        active_turn: &str,
-        active_id: Option<String>,
-        tool_output: bool,
-        context_is_object: bool,
-        start_turn: bool,
-        fresh_id: String,
-        draft: JsValue,
-    ) -> Array {
-        let active_turn = match (active_turn, active_id) {
-            ("running", Some(id)) => ActiveTurn::Running(id),
-            ("ended", _) => ActiveTurn::Ended,
-            _ => ActiveTurn::Unreadable,
-        };
-        let facts = NewTurnFacts { pending_turn_start, active_turn, tool_output, context_is_object, start_turn, fresh_id };
-        new_turn_step(self.hook.new_turn(ms(now), SteerId(steer as u64), facts), &draft)
-    }
-
-    /// An earlier attempt's route: `go`, `waitEarlier` or the steer's end.
-    #[cfg_attr(feature = "size-first", optimize(size))]
-    pub fn earlier(&mut self, now: f64, steer: f64, below: bool, draft: JsValue) -> Array {
-        new_turn_step(self.hook.earlier(ms(now), SteerId(steer as u64), below), &draft)
-    }
-
-    /// How the wait for an earlier attempt's route ended.
-    #[wasm_bindgen(js_name = earlierEnded)]
-    #[cfg_attr(feature = "size-first", optimize(size))]
-    pub fn earlier_ended(&mut self, steer: f64, how: &str, draft: JsValue) -> Array {
-        new_turn_step(self.hook.earlier_ended(SteerId(steer as u64), ended(how, &JsValue::UNDEFINED, None, None)), &draft)
-    }
-
-    /// Before `startTurn` (`used_up`: reading the follow-ups used up the bound).
-    #[cfg_attr(feature = "size-first", optimize(size))]
-    pub fn start(&mut self, now: f64, steer: f64, used_up: bool, draft: JsValue) -> Array {
-        new_turn_step(self.hook.start(ms(now), SteerId(steer as u64), used_up), &draft)
-    }
-
-    /// `startTurn` returned (`threw`: it threw).
-    #[wasm_bindgen(js_name = startCalled)]
-    #[cfg_attr(feature = "size-first", optimize(size))]
-    pub fn start_called(&mut self, steer: f64, threw: bool) {
-        self.hook.start_called(SteerId(steer as u64), threw);
-    }
-
-    /// `startTurn` settled.
-    #[wasm_bindgen(js_name = startSettled)]
-    #[cfg_attr(feature = "size-first", optimize(size))]
-    pub fn start_settled(&mut self, steer: f64, resolved: bool) {
-        self.hook.start_settled(SteerId(steer as u64), resolved);
-    }
-
-    /// How the wait on `startTurn` ended: `waitDone` or the steer's end.
-    #[wasm_bindgen(js_name = startEnded)]
-    #[allow(clippy::too_many_arguments, reason = "the facts of one call, each a plain value")]
-    #[cfg_attr(feature = "size-first", optimize(size))]
-    pub fn start_ended(
-        &mut self,
-        now: f64,
-        steer: f64,
-        how: &str,
-        error: JsValue,
-        package_kind: Option<String>,
-        package_id: Option<String>,
-        draft: JsValue,
-    ) -> Array {
-        new_turn_step(self.hook.start_ended(ms(now), SteerId(steer as u64), ended(how, &error, package_kind, package_id)), &draft)
-    }
-
-    /// How the wait for the route's one request ended.
-    #[wasm_bindgen(js_name = doneEnded)]
-    #[cfg_attr(feature = "size-first", optimize(size))]
-    pub fn done_ended(&mut self, steer: f64, how: &str, draft: JsValue) -> Array {
-        verdict(self.hook.done_ended(SteerId(steer as u64), ended(how, &JsValue::UNDEFINED, None, None)), &draft)
-    }
-
-    /// `sendRequest` called: `pass`, `own` (`steer`, `tag`), `refused` (with
-    /// the error), `plainStart` (`steer`) or `steer` (`steer`, `rewrite`, `expectedTurnId`).
-    #[cfg_attr(feature = "size-first", optimize(size))]
-    pub fn request(&mut self, now: f64, method: &str, thread_id: &str, message_id: Option<String>, input: f64, draft: JsValue) -> Array {
-        match self.hook.request(ms(now), method, thread_id, message_id.as_deref(), ms(input)) {
-            Outgoing::Pass => out(step("pass"), JsValue::UNDEFINED),
-            Outgoing::Own(s, tag) => out(Step { steer: Some(s.0), tag, ..step("own") }, JsValue::UNDEFINED),
-            Outgoing::Refused(refusal) => out(step("refused"), failure(refusal, &draft)),
-            Outgoing::PlainStart(s) => out(Step { steer: Some(s.0), ..step("plainStart") }, JsValue::UNDEFINED),
-            Outgoing::Steer { route, rewrite, expected_turn_id } => {
-                out(Step { steer: Some(route.0), rewrite, expected_turn_id, ..step("steer") }, JsValue::UNDEFINED)
+        s0: Option<String>,
+        s1: Option<String>,
+        s2: Option<String>,
+        s3: Option<String>,
+        s4: Option<String>,
+    ) -> JsValue {
+        let num = |i: usize| n.get(i).copied().unwrap_or(f64::NAN);
+        let flag = |i: usize| num(i) as i32 != 0;
+        let steer = |i: usize| SteerId(num(i) as u64);
+        let text = |s: Option<String>| s.unwrap_or_default();
+        let hook = &mut self.hook;
+        let stepped: Array = match op {
+            "steer" => {
+                let call = SteerCall { thread_id: s0, text: s1, argument_id: s2, restore_id: s3, input: ms(num(0)), follower: flag(1) };
+                match hook.steer(call) {
+                    Admission::Desktop => out(step("desktop"), JsValue::UNDEFINED),
+                    Admission::Joined(s) => out(Step { steer: Some(s.0), ..step("joined") }, JsValue::UNDEFINED),
+                    Admission::Busy => out(step("busy"), failure(Refusal::new(crate::core::Failure::busy(), None), &draft)),
+                    Admission::Refused(refusal) => out(step("refused"), failure(refusal, &draft)),
+                    Admission::Decide(s) => out(Step { steer: Some(s.0), ..step("decide") }, JsValue::UNDEFINED),
+                }
             }
-        }
-    }
-
-    /// The route's request threw when called: the error its `turn/steer` fails with.
-    #[wasm_bindgen(js_name = routedThrew)]
-    #[cfg_attr(feature = "size-first", optimize(size))]
-    pub fn routed_threw(&mut self, steer: f64, error: JsValue, draft: JsValue) -> JsValue {
-        failure(self.hook.routed_threw(SteerId(steer as u64), &facts(&error, None, None)), &draft)
-    }
-
-    /// The route's plain `turn/start` was answered (`failed`: with `error`).
-    #[wasm_bindgen(js_name = plainStartEnded)]
-    #[cfg_attr(feature = "size-first", optimize(size))]
-    pub fn plain_start_ended(&mut self, steer: f64, failed: bool, error: JsValue) {
-        let facts = failed.then(|| facts(&error, None, None));
-        self.hook.plain_start_ended(SteerId(steer as u64), facts.as_ref());
-    }
-
-    /// How the route's `turn/steer` ended (`turnId`, `delivery` read from its answer).
-    #[wasm_bindgen(js_name = routedEnded)]
-    #[allow(clippy::too_many_arguments, reason = "the facts of one call, each a plain value")]
-    #[cfg_attr(feature = "size-first", optimize(size))]
-    pub fn routed_ended(
-        &mut self,
-        steer: f64,
-        how: &str,
-        error: JsValue,
-        turn_id: Option<String>,
-        delivered: Option<String>,
-        draft: JsValue,
-    ) -> Array {
-        let answer = (how == "ok").then(|| Answer { turn_id, delivery: delivery(delivered) });
-        verdict(self.hook.routed_ended(SteerId(steer as u64), ended(how, &error, None, None), answer), &draft)
-    }
-
-    /// Opens a wait (the steer's newTurn deadline, else one steer bound).
-    #[cfg_attr(feature = "size-first", optimize(size))]
-    pub fn wait(&mut self, now: f64, steer: Option<f64>) -> f64 {
-        self.hook.wait(ms(now), steer.map(|s| SteerId(s as u64))).0 as f64
-    }
-
-    /// The waited-for call settled: true when its outcome counts.
-    #[cfg_attr(feature = "size-first", optimize(size))]
-    pub fn settled(&mut self, wait: f64) -> bool {
-        self.hook.settled(WaitId(wait as u64))
-    }
-
-    /// The driver's timer fired.
-    #[cfg_attr(feature = "size-first", optimize(size))]
-    pub fn tick(&mut self, now: f64) {
-        self.hook.tick(ms(now));
-    }
-
-    /// Dispose.
-    #[cfg_attr(feature = "size-first", optimize(size))]
-    pub fn dispose(&mut self, now: f64) {
-        self.hook.dispose(ms(now));
+            "decided" => {
+                let decision = s0.map(|name| (Delivery::from_name(&name), flag(1)));
+                match hook.decided(steer(0), decision, flag(2)) {
+                    Decided::Follower => out(step("follower"), JsValue::UNDEFINED),
+                    Decided::Own(tag) => out(Step { tag, ..step("own") }, JsValue::UNDEFINED),
+                    Decided::NewTurn => out(step("newTurn"), JsValue::UNDEFINED),
+                    Decided::Done(v) => verdict(v, &draft),
+                }
+            }
+            "followerCalled" => {
+                hook.follower_called(ms(num(0)), steer(1), flag(2));
+                return JsValue::UNDEFINED;
+            }
+            "followerSettled" => {
+                hook.follower_settled(steer(0));
+                return JsValue::UNDEFINED;
+            }
+            "ownCalled" => {
+                hook.own_called(steer(0), delivery(s0));
+                return JsValue::UNDEFINED;
+            }
+            "ownSettled" => {
+                hook.own_settled(steer(0));
+                return JsValue::UNDEFINED;
+            }
+            "ownEnded" => verdict(hook.own_ended(steer(0), ended(&text(s0), &error, s1, s2)), &draft),
+            "answered" => {
+                if let Some(presented) = Delivery::from_name(&text(s0)) {
+                    let answer = Answer { turn_id: s3, delivery: delivery(s4) };
+                    hook.answered(presented, &text(s1), s2.as_deref(), answer);
+                }
+                return JsValue::UNDEFINED;
+            }
+            "newTurn" => {
+                let active_turn = match (text(s0).as_str(), s1) {
+                    ("running", Some(id)) => ActiveTurn::Running(id),
+                    ("ended", _) => ActiveTurn::Ended,
+                    _ => ActiveTurn::Unreadable,
+                };
+                let facts = NewTurnFacts {
+                    pending_turn_start: flag(2),
+                    active_turn,
+                    tool_output: flag(3),
+                    context_is_object: flag(4),
+                    start_turn: flag(5),
+                    fresh_id: text(s2),
+                };
+                new_turn_step(hook.new_turn(ms(num(0)), steer(1), facts), &draft)
+            }
+            "earlier" => new_turn_step(hook.earlier(ms(num(0)), steer(1), flag(2)), &draft),
+            "earlierEnded" => new_turn_step(hook.earlier_ended(steer(0), ended(&text(s0), &JsValue::UNDEFINED, None, None)), &draft),
+            "start" => new_turn_step(hook.start(ms(num(0)), steer(1), flag(2)), &draft),
+            "startCalled" => {
+                hook.start_called(steer(0), flag(1));
+                return JsValue::UNDEFINED;
+            }
+            "startSettled" => {
+                hook.start_settled(steer(0), flag(1));
+                return JsValue::UNDEFINED;
+            }
+            "startEnded" => new_turn_step(hook.start_ended(ms(num(0)), steer(1), ended(&text(s0), &error, s1, s2)), &draft),
+            "doneEnded" => verdict(hook.done_ended(steer(0), ended(&text(s0), &JsValue::UNDEFINED, None, None)), &draft),
+            "request" => match hook.request(ms(num(0)), &text(s0), &text(s1), s2.as_deref(), ms(num(1))) {
+                Outgoing::Pass => out(step("pass"), JsValue::UNDEFINED),
+                Outgoing::Own(s, tag) => out(Step { steer: Some(s.0), tag, ..step("own") }, JsValue::UNDEFINED),
+                Outgoing::Refused(refusal) => out(step("refused"), failure(refusal, &draft)),
+                Outgoing::PlainStart(s) => out(Step { steer: Some(s.0), ..step("plainStart") }, JsValue::UNDEFINED),
+                Outgoing::Steer { route, rewrite, expected_turn_id } => {
+                    out(Step { steer: Some(route.0), rewrite, expected_turn_id, ..step("steer") }, JsValue::UNDEFINED)
+                }
+            },
+            "routedThrew" => return failure(hook.routed_threw(steer(0), &facts(&error, None, None)), &draft),
+            "plainStartEnded" => {
+                let facts = flag(1).then(|| facts(&error, None, None));
+                hook.plain_start_ended(steer(0), facts.as_ref());
+                return JsValue::UNDEFINED;
+            }
+            "routedEnded" => {
+                let how = text(s0);
+                let answer = (how == "ok").then(|| Answer { turn_id: s1, delivery: delivery(s2) });
+                verdict(hook.routed_ended(steer(0), ended(&how, &error, None, None), answer), &draft)
+            }
+            "wait" => {
+                let of = (!num(1).is_nan()).then(|| steer(1));
+                return JsValue::from_f64(hook.wait(ms(num(0)), of).0 as f64);
+            }
+            "settled" => return JsValue::from_bool(hook.settled(WaitId(num(0) as u64))),
+            "tick" => {
+                hook.tick(ms(num(0)));
+                return JsValue::UNDEFINED;
+            }
+            "dispose" => {
+                hook.dispose(ms(num(0)));
+                return JsValue::UNDEFINED;
+            }
+            "openRoute" => {
+                return hook.open_route(&text(s0), &text(s1)).map_or(JsValue::UNDEFINED, |s| JsValue::from_f64(s.0 as f64));
+            }
+            _ => return JsValue::UNDEFINED,
+        };
+        stepped.into()
     }
 
     /// True once disposed.
-    #[wasm_bindgen(getter)]
     #[cfg_attr(feature = "size-first", optimize(size))]
+    #[wasm_bindgen(getter)]
     pub fn disposed(&self) -> bool {
         self.hook.is_disposed()
-    }
-
-    /// The route of this message while it is open (a later hook waits for it).
-    #[wasm_bindgen(js_name = openRoute)]
-    #[cfg_attr(feature = "size-first", optimize(size))]
-    pub fn open_route(&self, thread_id: &str, message_id: &str) -> Option<f64> {
-        self.hook.open_route(thread_id, message_id).map(|s| s.0 as f64)
     }
 
     /// `{ effects, next }`: what to carry out now, and the next deadline (or null).
