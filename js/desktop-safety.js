@@ -1,8 +1,7 @@
-// Never-throwing reads and bounded waits on the desktop's objects, shared by
-// the desktop hook's files: a throwing getter or a Proxy trap reads as
-// absent, a call that throws becomes `{ threw }`, and every wait ends by a
-// bound or on dispose().
-import { api } from "./api.js";
+// Never-throwing reads of the desktop's objects, shared by the desktop
+// hook's files: a throwing getter or a Proxy trap reads as absent, and a
+// call that throws becomes `{ threw }`. Nothing the desktop throws reaches
+// the engine: only what was read (strings, numbers, booleans) does.
 import { fieldOf } from "./fields.js";
 
 /** Longest id accepted (the engine's `MAX_ID_UNITS`). */
@@ -51,45 +50,6 @@ export function randomId() {
   return hex;
 }
 
-/** Ends every `bounded` wait of one hook at once (on dispose). */
-export function canceller() {
-  const waiting = new Set();
-  let cancelled = false;
-  return {
-    waiting,
-    isCancelled: () => cancelled,
-    cancel() {
-      cancelled = true;
-      for (const end of waiting) end({ kind: "cancelled" });
-      waiting.clear();
-    },
-  };
-}
-
-/**
- * Waits for what a call returned (a value or a promise of it) for at most
- * `ms`, or until `cancel` fires. Resolves (never rejects) with
- * `{ kind: "ok", value }`, `{ kind: "error", error }`, `{ kind: "timeout" }`
- * or `{ kind: "cancelled" }`. A call that threw is `error` at once.
- */
-export function bounded(called, ms, cancel) {
-  if ("threw" in called) return Promise.resolve({ kind: "error", error: called.threw });
-  return new Promise((resolve) => {
-    if (cancel.isCancelled()) return resolve({ kind: "cancelled" });
-    const end = (how) => {
-      clearTimeout(timer);
-      cancel.waiting.delete(end);
-      resolve(how);
-    };
-    const timer = setTimeout(() => end({ kind: "timeout" }), ms);
-    cancel.waiting.add(end);
-    new Promise((settle) => settle(called.value)).then(
-      (value) => end({ kind: "ok", value }),
-      (error) => end({ kind: "error", error }),
-    );
-  });
-}
-
 /** A rejection this package made (passed through unchanged). */
 export function isSteeringError(error) {
   try {
@@ -97,29 +57,6 @@ export function isSteeringError(error) {
   } catch {
     return false;
   }
-}
-
-/**
- * The hook's own failure, built by the engine (kind, code, words); `draft`
- * is `input`, and `clientUserMessageId` the message's id when given (the
- * id that was sent: a retry with it is the same message).
- */
-export function fail(kind, methodName, detail, input, messageId) {
-  return withId(api.__hookFailure(kind, methodName, detail, input), messageId);
-}
-
-/**
- * The refusal of a different message while a steer is in flight on the
- * thread: what the engine's own codexhost path rejects with (`Failure::busy`,
- * built by the engine).
- */
-export function busy(input) {
-  return api.__hookFailure("busy", "", undefined, input);
-}
-
-function withId(error, messageId) {
-  if (id(messageId) !== undefined) define(error, "clientUserMessageId", messageId);
-  return error;
 }
 
 /** An own data property on an error this package made (never throws). */

@@ -1,25 +1,24 @@
 // `installDesktopSteering(manager, options?)`: the hook for the desktop's
-// request manager (spec "Desktop integration"), in plain JavaScript over the
-// engine's public `CodexhostSteering.decide`. The engine still reads the
-// draft (`__steerText`) and builds every failure (`__hookFailure`), so the
-// rules and the words live in one place. Here: the private prototype layer
-// and the wrapped `steerTurn`/`sendRequest`, with one steer in flight per
-// thread; the newTurn path (startTurn and the rewrite of its `turn/start`
-// into a tagged `turn/steer`) is in `desktop-new-turn.js`, the activeTurn
-// path (its tag) in `desktop-active-turn.js`, the never-throwing reads and
-// bounded waits in `desktop-safety.js`, the refusal of a same-id retry on a
-// host that does not deduplicate in `desktop-unconfirmed.js`.
+// request manager (spec "Desktop integration"). Every decision is the
+// engine's (src/core/desktop/, through `desktop-driver.js`): one steer in
+// flight per thread, the routes, the tags, how a failure is classified,
+// the bounds, the ids not to send again. Here: the private prototype layer
+// and the wrapped `steerTurn`/`sendRequest`, which read the desktop's
+// values safely (`desktop-safety.js`), hand what they read to the core,
+// and carry out its answer; the newTurn path's calls of the desktop are in
+// `desktop-new-turn.js`, the official and activeTurn ones in
+// `desktop-active-turn.js`.
 //
 // Every read of an app object runs under try/catch (a throwing getter or a
-// Proxy trap reads as absent), every wait on the app or the host is bounded
-// by the steer bound and ends on dispose(), and nothing is written to a
-// shared prototype: the wrappers live on a layer between the manager and
-// its own prototype, and dispose() restores the chain exactly.
+// Proxy trap reads as absent), so nothing the desktop throws reaches the
+// engine, and nothing is written to a shared prototype: the wrappers live
+// on a layer between the manager and its own prototype, and dispose()
+// restores the chain exactly.
 import { api } from "./api.js";
-import { attempt, bounded, busy, canceller, define, describe, fail, field, HOOK_MARK, id, isSteeringError, method, report, routeKey } from "./desktop-safety.js";
-import { newTurn, releaseRoute, startRouted } from "./desktop-new-turn.js";
-import { activeTag, ownSteer } from "./desktop-active-turn.js";
-import { Unconfirmed } from "./desktop-unconfirmed.js";
+import { attempt, define, describe, field, HOOK_MARK, id, isSteeringError, method, report, routeKey } from "./desktop-safety.js";
+import { Driver, verdict } from "./desktop-driver.js";
+import { newTurn, plainStart, routedSteer } from "./desktop-new-turn.js";
+import { ownSteer } from "./desktop-active-turn.js";
 
 /** The handle `installDesktopSteering` returns. */
 export class DesktopSteering {
@@ -60,7 +59,11 @@ if (typeof Symbol.dispose === "symbol") {
  * Proxy) or already has a hook (dispose that one first).
  *
  * ```js
- * const hook = installDesktopSteering(requestManager, { timeouts: { decideMs: 5000 } });
+ * const hook = installDesktopSteering(requestManager, {
+ *   timeouts: { decideMs: 5000 },
+ *   // The host delivered otherwise than the desktop showed: update the view.
+ *   onReconcile: ({ threadId, clientUserMessageId, presented, delivery, turnId }) => view.redraw(threadId),
+ * });
  * ```
  */
 export function installDesktopSteering(manager, options) {
@@ -75,7 +78,7 @@ export function installDesktopSteering(manager, options) {
     request: (...args) => Reflect.apply(originalSend, manager, args),
     timeouts,
   });
-  const hook = new Hook(manager, originalSteer, originalSend, decider);
+  const hook = new Hook(manager, originalSteer, originalSend, decider, field(options, "onReconcile"));
   try {
     hook.install();
   } catch (refused) {
@@ -86,28 +89,17 @@ export function installDesktopSteering(manager, options) {
 }
 
 class Hook {
-  constructor(manager, originalSteer, originalSend, decider) {
+  constructor(manager, originalSteer, originalSend, decider, onReconcile) {
     this.manager = manager;
     this.originalSteer = originalSteer;
     this.originalSend = originalSend;
     this.decider = decider;
-    this.steerMs = Math.min(decider.__steerMs(), 2 ** 31 - 2);
-    /** threadId -> { messageId, text, result } of the steer in flight there. */
-    this.lanes = new Map();
-    /** activeTurn steers whose desktop steerTurn is out (`desktop-active-turn.js`). */
-    this.activeSteers = new Set();
-    /** routeKey -> the route of a newTurn while its `turn/start` may still come (`desktop-new-turn.js`). */
-    this.routes = new Map();
-    /** Ids whose outcome is unknown on a host that does not deduplicate (`desktop-unconfirmed.js`). */
-    this.unconfirmed = new Unconfirmed();
-    /** Threads whose `startTurn` this hook is calling right now (a re-entrant steerTurn is the desktop's own). */
-    this.starting = new Set();
+    this.driver = new Driver(Math.min(decider.__steerMs(), 2 ** 31 - 2), onReconcile, () => this.removeFromLayer("sendRequest", true));
+    this.core = this.driver.core;
+    /** steerId -> the result of a steer in flight (what a same-message call joins). */
+    this.results = new Map();
     /** Marks of hooks disposed on this manager before this one whose routes are still open. */
     this.below = [];
-    this.disposed = false;
-    /** Set one steer bound after dispose: late requests are no longer waited for. */
-    this.lateWindowOver = false;
-    this.cancel = canceller();
   }
 
   /** Puts the wrappers on a private layer between the manager and its prototype. */
@@ -139,7 +131,7 @@ class Hook {
       for (const [name, value] of Object.entries(wrappers)) {
         Object.defineProperty(this.layer, name, { value, writable: true, configurable: true });
       }
-      const mark = { live: () => !hook.disposed, released: (key) => hook.routes.get(key)?.released };
+      const mark = { live: () => !hook.core.disposed, released: (key) => hook.released(key) };
       Object.defineProperty(this.layer, HOOK_MARK, { value: Object.freeze(mark) });
       if (!Reflect.setPrototypeOf(this.manager, this.layer)) {
         refused = "the request manager cannot take the hook (it is frozen or not extensible)";
@@ -152,28 +144,15 @@ class Hook {
 
   /**
    * Restores `steerTurn` now; decisions still out fail closed as `disposed`
-   * (nothing was sent but the inspect), and waits on the app end.
+   * (nothing was sent but the inspect), and waits on the app end. The
+   * core keeps the layer while a route may still see its late request and
+   * an activeTurn `turn/steer` may still leave, at most one steer bound.
    */
   dispose() {
-    if (this.disposed) return;
-    this.disposed = true;
+    if (this.core.disposed) return;
     this.removeFromLayer("steerTurn", false);
-    this.cancel.cancel();
-    // Routes whose startTurn has settled go now, the others when it settles;
-    // one whose startTurn resolved before its turn/start left refuses that
-    // late turn/start ("disposed") for one more steer bound, and a late
-    // activeTurn turn/steer is tagged as long: then the layer goes.
-    for (const route of [...this.routes.values()]) releaseRoute(this, route);
-    const expire = () => {
-      this.lateWindowOver = true;
-      for (const route of [...this.routes.values()]) releaseRoute(this, route);
-      this.restoreWhenIdle();
-    };
-    if ([...this.activeSteers].some((steer) => steer.tag !== undefined) || this.routes.size > 0) {
-      const timer = setTimeout(expire, this.steerMs);
-      timer?.unref?.(); // Node: it does not keep the process alive
-    }
-    this.restoreWhenIdle();
+    this.core.call("dispose", [this.driver.now()]);
+    this.driver.drain();
     try {
       this.decider.dispose();
       this.decider.free();
@@ -209,35 +188,24 @@ class Hook {
     }
   }
 
-  /**
-   * Resolves once the route of an earlier attempt of this message (this
-   * hook's, or a disposed hook's below) is gone; undefined when there is none.
-   */
-  earlierRoute(key) {
-    const own = this.routes.get(key);
-    if (own) return own.released;
+  /** Resolves once this hook's route of `key` (a `routeKey`) is gone; undefined when none is open. */
+  released(key) {
+    try {
+      const [threadId, messageId] = JSON.parse(key);
+      const route = this.core.call("openRoute", [], undefined, undefined, String(threadId), String(messageId));
+      return route === undefined ? undefined : this.driver.until(this.driver.released, route);
+    } catch {
+      return undefined;
+    }
+  }
+
+  /** Resolves once a disposed hook below has no route of `key` open; undefined when none has. */
+  belowReleased(key) {
     for (const mark of this.below) {
       const released = call(mark, "released", key);
       if (released !== undefined) return released;
     }
     return undefined;
-  }
-
-  /**
-   * Once disposed: takes the layer away when no route is open and no
-   * activeTurn steerTurn of the desktop is out (its late turn/steer stays
-   * tagged), those at most one steer bound after dispose.
-   */
-  restoreWhenIdle() {
-    if (!this.disposed || this.routes.size > 0) return;
-    if ([...this.activeSteers].some((steer) => steer.tag !== undefined && !this.lateWindowOver)) return;
-    this.removeFromLayer("sendRequest", true);
-  }
-
-  /** Waits on the app or the host: at most the steer bound, or until `deadline` (a `performance.now()` time) when given. */
-  wait(called, deadline) {
-    const ms = deadline === undefined ? this.steerMs : Math.max(0, deadline - performance.now());
-    return bounded(called, ms, this.cancel);
   }
 
   isFollower(threadId) {
@@ -266,117 +234,110 @@ class Hook {
 
   /**
    * The wrapped `steerTurn`: a steer this hook does not handle (unreadable,
-   * not text, a follower window) goes to the desktop's own method at once,
-   * its return value untouched; a text steer is decided first.
+   * not text, a follower window, the desktop's own startTurn handing its
+   * submission over) goes to the desktop's own method at once, its return
+   * value untouched; a text steer is decided first.
    */
   steerTurn(self, args) {
-    // After dispose (a saved reference): the desktop's own path.
-    if (this.disposed) return Reflect.apply(this.originalSteer, self, args);
-    const threadId = id(args[0]);
-    let text;
+    let step;
+    let error;
     try {
-      if (threadId !== undefined) text = api.__steerText(args[1]);
+      const threadId = id(args[0]);
+      const text = threadId === undefined ? undefined : api.__steerText(args[1]);
+      const follower = text !== undefined && this.isFollower(threadId);
+      [step, error] = this.core.call("steer", [this.driver.identity(args[1]), follower], args[1], undefined, threadId, text, id(args[5]), id(field(args[2], "id")));
+      if (step.do === "decide") {
+        const result = this.route(self, args, threadId, text, step.steer);
+        const forget = () => this.results.delete(step.steer);
+        this.results.set(step.steer, result);
+        result.then(forget, forget);
+        return result;
+      }
     } catch {
       // The module stopped: the desktop's own path keeps working.
+      step = { do: "desktop" };
     }
-    const messageId = id(args[5]) ?? id(field(args[2], "id"));
-    // The desktop's own startTurn that this hook is calling for the thread
-    // hands the submission to its steerTurn (while the call runs, or later
-    // while that startTurn is out, for the route's message): the desktop's
-    // own path, never a loop; its turn/steer is then the route's one
-    // message (`sendRequest`).
-    const route = messageId === undefined ? undefined : this.routes.get(routeKey(threadId, messageId));
-    // (Later: that steer still waits on its startTurn. A retry after the
-    // steer ended is an attempt of its own, which waits for the route.)
-    const handedOver = route !== undefined && route.startOut && !route.sent && !route.finished;
-    if (this.starting.has(threadId) || handedOver) {
-      if (handedOver) route.handedToSteer = true;
-      return Reflect.apply(this.originalSteer, self, args);
-    }
-    // Not text, or a follower window: the desktop's own path.
-    if (text === undefined || this.isFollower(threadId)) return Reflect.apply(this.originalSteer, self, args);
-    // One steer in flight per thread (spec "Concurrency and idempotency").
-    const inFlight = this.lanes.get(threadId);
-    if (inFlight !== undefined) {
-      // The same submission (same id, same words) shares the first's result: nothing new is sent.
-      if (messageId !== undefined && inFlight.messageId === messageId && inFlight.text === text) return inFlight.result;
-      return Promise.reject(busy(args[1]));
-    }
-    const lane = { messageId, text, result: undefined };
-    lane.release = () => {
-      if (this.lanes.get(threadId) === lane) this.lanes.delete(threadId);
-    };
-    this.lanes.set(threadId, lane);
-    lane.result = this.route(self, args, threadId, text, lane);
-    lane.result.then(lane.release, lane.release);
-    return lane.result;
+    if (step.do === "joined" && this.results.has(step.steer)) return this.results.get(step.steer);
+    if (step.do === "busy" || step.do === "refused") return Promise.reject(error);
+    return Reflect.apply(this.originalSteer, self, args);
   }
 
-  async route(self, args, threadId, text, lane) {
+  async route(self, args, threadId, text, steer) {
     const input = args[1];
-    // A retry of a message whose outcome is unknown on a host that does not deduplicate: nothing is sent.
-    const refusal = this.unconfirmed.refusal(threadId, lane.messageId, input);
-    if (refusal !== undefined) throw refusal;
-    let delivery;
-    let hostDeduplicates;
+    let decision;
+    let threw;
     try {
-      ({ delivery, hostDeduplicates } = await this.decider.decide({ threadId, text }));
+      decision = await this.decider.decide({ threadId, text });
     } catch (error) {
-      // The engine's own SteeringError hands the desktop's input back by identity.
-      if (isSteeringError(error)) define(error, "draft", input);
-      throw error;
+      threw = { error };
     }
-    if (this.isFollower(threadId)) {
-      // The desktop's own steer (the role changed while inspect was out),
-      // its result untouched; the thread stays in flight until it settles,
-      // at most the steer bound.
+    const delivery = threw ? undefined : field(decision, "delivery");
+    const known = typeof delivery === "string" ? delivery : "";
+    // The role is read again: it can change while the inspect is out.
+    const follower = !threw && this.isFollower(threadId);
+    const [step, error] = this.core.call("decided", [steer, field(decision, "hostDeduplicates") === true, follower], input, undefined, threw ? undefined : known);
+    this.driver.drain();
+    if (step.do === "follower") {
+      // The desktop's own steer, its result untouched; the thread stays in
+      // flight until it settles, at most the steer bound.
       const own = attempt(this.originalSteer, self, args);
+      this.core.call("followerCalled", [this.driver.now(), steer, "threw" in own]);
+      this.driver.drain();
       if ("threw" in own) throw own.threw;
-      this.wait(own).then(lane.release);
+      const settled = () => {
+        this.core.call("followerSettled", [steer]);
+        this.driver.drain();
+      };
+      new Promise((s) => s(own.value)).then(settled, settled);
       return own.value;
     }
-    // Disposed while the inspect was out: nothing but the inspect has left.
-    if (this.disposed || !["official", "activeTurn", "newTurn"].includes(delivery)) throw fail("disposed", "", undefined, input);
-    // newTurn through startTurn; official: its turn/steer untouched;
-    // activeTurn: tagged. All bounded.
-    const steer = delivery === "newTurn" ? newTurn(this, threadId, args) : ownSteer(this, self, args, threadId, delivery === "activeTurn" ? "activeTurn" : undefined);
-    // Deduplicated by the host (`hostDeduplicates`: an external thread of a
-    // codexhost host) only as a turn/steer: otherwise an unknown outcome's id is remembered.
-    return this.unconfirmed.follow(threadId, lane.messageId, steer, () => hostDeduplicates !== true || lane.leftAsStart === true);
+    if (step.do === "newTurn") return newTurn(this, steer, threadId, args);
+    if (step.do === "own") return ownSteer(this, steer, self, args, step.tag);
+    // The engine's own SteeringError hands the desktop's input back by identity.
+    if (threw && isSteeringError(threw.error)) define(threw.error, "draft", input);
+    return verdict([step, error], threw);
   }
 
-  /** The wrapped `sendRequest`: tags the desktop's own steer, rewrites a newTurn's start. */
+  /** The wrapped `sendRequest`: tags the desktop's own steer, routes a newTurn's request. */
   sendRequest(self, args) {
     const [name, params] = args;
+    if (name !== "turn/start" && name !== "turn/steer") return Reflect.apply(this.originalSend, self, args);
     const threadId = id(field(params, "threadId")) ?? "";
-    if (name === "turn/start" || name === "turn/steer") {
-      // The one request a newTurn route lets leave carrying its message:
-      // its turn/start, or the desktop's own turn/steer when its startTurn
-      // handed the submission to its steerTurn (not another attempt's
-      // turn/steer that carries the same id).
-      const messageId = id(field(params, "clientUserMessageId")) ?? "";
-      const route = this.routes.get(routeKey(threadId, messageId));
-      const plainStart = name === "turn/start" && (route === undefined || route.expectedTurnId === undefined);
-      // A codexhost host deduplicates turn/steer only: a message that left
-      // as a plain turn/start is not resent on a retry unverified.
-      const lane = this.lanes.get(threadId);
-      if (plainStart && lane !== undefined) lane.leftAsStart = true;
-      if (route && (name === "turn/start" || route.handedToSteer)) return startRouted(this, name, params, args[2], route);
+    const messageId = id(field(params, "clientUserMessageId"));
+    const input = field(params, "input");
+    let step;
+    let error;
+    try {
+      [step, error] = this.core.call("request", [this.driver.now(), this.driver.identity(input)], input, undefined, name, threadId, messageId);
+      this.driver.drain();
+    } catch {
+      step = { do: "pass" }; // The module stopped: the desktop's own request goes.
     }
-    // An official or activeTurn steer's message leaves (a turn/start when
-    // the desktop's steerTurn found the turn ended): from now on it may
-    // have arrived. Only a turn/steer carries the tag.
-    if (name === "turn/steer" || name === "turn/start") {
-      const tag = activeTag(this, threadId, params);
-      if (tag !== undefined && name === "turn/steer") {
-        try {
-          args[1] = { ...params, codexhostSteerDelivery: tag };
-        } catch (error) {
-          report("could not read the request params", error);
-        }
+    if (step.do === "refused") return Promise.reject(error);
+    if (step.do === "plainStart") return plainStart(this, step.steer, params, args[2]);
+    if (step.do === "steer") return routedSteer(this, step, name, params, args[2]);
+    if (step.do === "own" && step.tag !== undefined) {
+      try {
+        args[1] = { ...params, codexhostSteerDelivery: step.tag };
+      } catch (e) {
+        report("could not read the request params", e);
       }
     }
-    return Reflect.apply(this.originalSend, self, args);
+    const sent = Reflect.apply(this.originalSend, self, args);
+    if (step.do === "own" && name === "turn/steer") this.followAnswer(step.tag ?? "official", threadId, messageId, sent);
+    return sent;
+  }
+
+  /** Hands the host's answer to the desktop's own steer to the core (it may differ from what was shown). */
+  followAnswer(presented, threadId, messageId, sent) {
+    const read = (answer) => {
+      const turnId = field(answer, "turnId");
+      const delivery = field(answer, "delivery");
+      const text = (v) => (typeof v === "string" ? v : undefined);
+      this.core.call("answered", [], undefined, undefined, presented, threadId, messageId, id(text(turnId)), id(text(delivery)));
+      this.driver.drain();
+    };
+    new Promise((s) => s(sent)).then(read, () => {}).catch((e) => report("could not read the answer", e));
   }
 }
 

@@ -8,7 +8,7 @@ import type { ContentBlock, DesktopOptions, SteeringErrorKind, Trace } from "./r
 export { AcpSteering, CodexhostSteering, version } from "./renderer_steering.js";
 export type {
   AcpOptions, AcpOutcome, AcpPath, AcpSendHooks, Annotations, AudioBlock, ChangeCallback, CodexhostOptions, ComposerState, ContentBlock,
-  DecideArgs, Decision, Delivery, DesktopOptions, ImageBlock, InitializeAnswer, InputMode, JsonRpcError, Meta,
+  DecideArgs, Decision, Delivery, DesktopOptions, DesktopReconcile, ImageBlock, InitializeAnswer, InputMode, JsonRpcError, Meta,
   PresentationHooks, ProbeRecord, PromptVerdict, ReplaceOutcome, RequestFn, ResourceBlock, ResourceLinkBlock,
   RevokeOutcome, SteerArgs, SteeringErrorKind, SteerResult, TextBlock, TextItem, Timeouts, Trace, TracePath,
 } from "./renderer_steering.js";

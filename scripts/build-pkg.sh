@@ -9,7 +9,7 @@ source target/toolchain.env
 TARGET_DIR=${CARGO_TARGET_DIR:-target}
 # Size-first std and flags (scripts/wasm-release.sh), in a target dir of its
 # own: its flags differ from the test builds', which would otherwise rebuild.
-bash scripts/wasm-release.sh "$TARGET_DIR/size-first" --lib -p renderer_steering
+bash scripts/wasm-release.sh "$TARGET_DIR/size-first" --lib -p renderer_steering --features size-first
 rm -rf pkg && mkdir -p pkg
 bash scripts/bindgen-opt.sh "$TARGET_DIR/size-first/wasm32-unknown-unknown/release/renderer_steering.wasm" pkg
 bash scripts/pkg-entries.sh

@@ -10,7 +10,7 @@ export PATH="$HOME/.cargo/bin:$PATH"
 command -v cargo-fuzz >/dev/null || cargo install cargo-fuzz --locked
 RUNS=${RUNS:-3400000}
 # Schedules are capped at 256 bytes (about 85 engine inputs) to keep the run count affordable.
-for spec in codexhost_answers:1024 acp_answers:1024 schedules:256; do
+for spec in codexhost_answers:1024 acp_answers:1024 schedules:256 desktop_schedules:300; do
   target=${spec%%:*}
   max_len=${spec##*:}
   work="../target/fuzz-corpus/$target"

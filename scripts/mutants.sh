@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # Mutation testing of the sans-IO core: cargo-mutants mutates every
-# function in src/core/ and runs the fast rule suites (the library's unit tests
-# and every tests/*_rules.rs) against each mutant. Prints caught / missed /
-# timeout / unviable per file and the score over the non-equivalent mutants.
+# function in src/core/ (the desktop hook's rules in src/core/desktop/ among
+# them) and runs the fast rule suites (the library's unit tests and every
+# tests/*_rules.rs, desktop_rules and desktop_route_rules included) against
+# each mutant. Prints caught / missed / timeout / unviable per file and the
+# score over the non-equivalent mutants.
 #
 #   bash scripts/mutants.sh                          # the whole core, from scratch
 #   MUTANTS_FILES='src/core/trace.rs src/core/content.rs' bash scripts/mutants.sh   # some files only

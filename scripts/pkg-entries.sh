@@ -15,7 +15,7 @@ put() { # source destination
   cmp -s "$1" "$2" && return 0
   cp "$1" "$2.tmp.$$" && mv -f "$2.tmp.$$" "$2"
 }
-for f in api.js browser.js desktop.js desktop-active-turn.js desktop-new-turn.js desktop-safety.js desktop-unconfirmed.js exports.js facade.js fields.js node.js steering-error.js url.js index.d.ts; do put "js/$f" "pkg/$f"; done
+for f in api.js browser.js desktop.js desktop-active-turn.js desktop-driver.js desktop-new-turn.js desktop-safety.js exports.js facade.js fields.js node.js steering-error.js url.js index.d.ts; do put "js/$f" "pkg/$f"; done
 if [ ! pkg/wasm-inline.js -nt pkg/renderer_steering_bg.wasm ]; then
   { printf 'export default "'; gzip -9 -n -c pkg/renderer_steering_bg.wasm | base64 -w0; printf '";\n'; } > "pkg/wasm-inline.js.tmp.$$"
   mv -f "pkg/wasm-inline.js.tmp.$$" pkg/wasm-inline.js

@@ -12,7 +12,7 @@ source target/toolchain.env
 TARGET_DIR=${CARGO_TARGET_DIR:-target}
 OUT=target/size-report
 rm -rf "$OUT" && mkdir -p "$OUT"
-bash scripts/wasm-release.sh "$TARGET_DIR/size-first" --lib -p renderer_steering
+bash scripts/wasm-release.sh "$TARGET_DIR/size-first" --lib -p renderer_steering --features size-first
 wasm-bindgen --target web --out-dir "$OUT" --remove-producers-section \
   "$TARGET_DIR/size-first/wasm32-unknown-unknown/release/renderer_steering.wasm"
 node_modules/.bin/wasm-opt -Oz -aimfs=0 -fimfs=0 -ocimfs=0 --debuginfo --strip-producers \

@@ -30,6 +30,9 @@
 //! # let _ = op;
 //! ```
 #![forbid(unsafe_code)]
+// The release build (feature `size-first`, the pinned nightly) builds the
+// desktop hook's core for size: it runs once per desktop call, never per steer.
+#![cfg_attr(feature = "size-first", feature(optimize_attribute))]
 #![warn(missing_docs)]
 #![warn(unreachable_pub)]
 #![warn(missing_debug_implementations)]

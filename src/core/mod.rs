@@ -27,6 +27,7 @@ pub mod acp;
 pub(crate) mod action;
 pub mod codexhost;
 pub mod content;
+pub mod desktop;
 mod driven;
 pub(crate) mod engine;
 pub mod error;

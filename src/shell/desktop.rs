@@ -86,7 +86,7 @@ extern "C" {
 /// Reads `{ code, message, data? }` from a rejection through the front door
 /// (`None` unless it is the host's error answer: a `DOMException` with its
 /// number `code` means no answer came).
-fn rpc_error(error: &JsValue) -> Option<RpcError> {
+pub(super) fn rpc_error(error: &JsValue) -> Option<RpcError> {
     if is_error_answer(error) != Ok(true) {
         return None;
     }
@@ -103,7 +103,7 @@ fn rpc_error(error: &JsValue) -> Option<RpcError> {
 }
 
 /// A short description of any thrown value (read in JS, never throws).
-fn describe(error: &JsValue) -> String {
+pub(super) fn describe(error: &JsValue) -> String {
     read_typed::<String>(error, MAX_ID_UNITS, None).unwrap_or_else(|_| {
         own_field(error, "message").as_string().map(|m| m.chars().take(1000).collect()).unwrap_or_else(|| "the call failed".into())
     })

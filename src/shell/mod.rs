@@ -14,6 +14,7 @@ mod boundary;
 mod codexhost;
 mod convert;
 mod desktop;
+mod desktop_core;
 mod driver;
 mod failure;
 mod hooks;
@@ -26,6 +27,7 @@ mod types;
 pub use acp::AcpSteering;
 pub use codexhost::CodexhostSteering;
 pub use desktop::{desktop_steer_text, desktop_timeouts, hook_failure};
+pub use desktop_core::DesktopCore;
 
 use wasm_bindgen::prelude::*;
 

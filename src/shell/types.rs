@@ -130,8 +130,22 @@ export interface AcpSendHooks {
   unconfirmed?: (path: AcpPath) => void;
 }
 export interface SteerResult { turnId: string; delivery: Delivery; presented: Delivery; trace: Trace }
+/** The host delivered a desktop steer otherwise than the desktop presented it (`onReconcile`'s argument). */
+export interface DesktopReconcile {
+  threadId: string;
+  clientUserMessageId: string | null;
+  /** What the desktop showed. */
+  presented: Delivery;
+  /** How the host delivered it. */
+  delivery: Delivery;
+  turnId: string | null;
+}
 /** Options of `installDesktopSteering`. */
-export interface DesktopOptions { timeouts?: Timeouts }
+export interface DesktopOptions {
+  timeouts?: Timeouts;
+  /** Called when the host's answer names a `delivery` other than the one presented: update the presentation (never show both). */
+  onReconcile?: (reconcile: DesktopReconcile) => void;
+}
 
 /** An ACP content block. */
 export type ContentBlock = TextBlock | ImageBlock | AudioBlock | ResourceLinkBlock | ResourceBlock;

@@ -11,7 +11,7 @@ export const repo = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
 /** The complete tarball: every file, nothing else (npm adds package.json). */
 export const TARBALL_FILES = [
   "LICENSE", "README.md", "package.json",
-  "pkg/api.js", "pkg/browser.js", "pkg/desktop-active-turn.js", "pkg/desktop-new-turn.js", "pkg/desktop-safety.js", "pkg/desktop-unconfirmed.js", "pkg/desktop.js", "pkg/exports.js", "pkg/facade.js", "pkg/fields.js", "pkg/index.d.ts", "pkg/node.js",
+  "pkg/api.js", "pkg/browser.js", "pkg/desktop-active-turn.js", "pkg/desktop-driver.js", "pkg/desktop-new-turn.js", "pkg/desktop-safety.js", "pkg/desktop.js", "pkg/exports.js", "pkg/facade.js", "pkg/fields.js", "pkg/index.d.ts", "pkg/node.js",
   "pkg/renderer_steering.d.ts", "pkg/renderer_steering.js", "pkg/renderer_steering_bg.wasm",
   "pkg/steering-error.js", "pkg/url.js", "pkg/wasm-inline.js",
 ];

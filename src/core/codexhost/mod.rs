@@ -10,7 +10,7 @@
 pub(crate) mod decision;
 mod engine;
 mod outcome;
-mod recent;
+pub(crate) mod recent;
 pub(crate) mod request;
 pub(crate) mod wire;
 

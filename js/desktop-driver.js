@@ -1,0 +1,145 @@
+// The desktop hook's driver over its engine core (`__DesktopCore`, the
+// rules in Rust: src/core/desktop/): it hands the core what was read from
+// the desktop, carries out the effects the core returns (ending waits,
+// releasing routes, taking the layer out, telling the app to reconcile),
+// and owns the one timer, set to the core's next deadline. Every wait on
+// the desktop or the host is one of the core's deadlines.
+import { api } from "./api.js";
+import { attempt, field, id, isSteeringError, report } from "./desktop-safety.js";
+
+/** A promise and its resolve function. */
+function deferred() {
+  let resolve;
+  const promise = new Promise((r) => (resolve = r));
+  return { promise, resolve };
+}
+
+export class Driver {
+  constructor(steerMs, onReconcile, restore) {
+    this.core = new api.__DesktopCore(steerMs);
+    this.onReconcile = onReconcile;
+    this.restore = restore;
+    /** waitId -> resolve of a pending `wait`. */
+    this.waiters = new Map();
+    /** routeId -> deferred, resolved when the core releases the route / its one request ends. */
+    this.released = new Map();
+    this.done = new Map();
+    /** Input arrays (and any object) numbered by identity, for the core's tag matching. */
+    this.identities = new WeakMap();
+    this.nextIdentity = 0;
+    this.timer = undefined;
+    this.timerAt = undefined;
+  }
+
+  now() {
+    return performance.now();
+  }
+
+  /** A number that stands for `value`'s identity (0: not an object). */
+  identity(value) {
+    if ((typeof value !== "object" && typeof value !== "function") || value === null) return 0;
+    let n = this.identities.get(value);
+    if (n === undefined) {
+      n = ++this.nextIdentity;
+      this.identities.set(value, n);
+    }
+    return n;
+  }
+
+  /** Carries out the core's effects, then sets the timer to its next deadline. */
+  drain() {
+    const { effects, next } = this.core.effects();
+    for (const effect of effects) {
+      if (effect === "restore") this.restore();
+      else if ("expired" in effect) this.end(effect.expired, { kind: "timeout" });
+      else if ("cancelled" in effect) this.end(effect.cancelled, { kind: "cancelled" });
+      else if ("released" in effect) this.resolve(this.released, effect.released);
+      else if ("done" in effect) this.resolve(this.done, effect.done);
+      else if ("reconcile" in effect) this.reconcile(effect.reconcile);
+    }
+    this.arm(next);
+  }
+
+  arm(next) {
+    if (next === this.timerAt) return;
+    clearTimeout(this.timer);
+    this.timer = undefined;
+    this.timerAt = next;
+    if (next === null) return;
+    this.timer = setTimeout(() => {
+      this.timer = undefined;
+      this.timerAt = undefined;
+      this.core.call("tick", [this.now()]);
+      this.drain();
+    }, Math.max(1, next - Math.floor(this.now())));
+    // Once disposed, only the late window is left: it does not keep Node alive.
+    if (this.core.disposed) this.timer?.unref?.();
+  }
+
+  end(waitId, how) {
+    const resolve = this.waiters.get(waitId);
+    this.waiters.delete(waitId);
+    resolve?.(how);
+  }
+
+  resolve(map, routeId) {
+    map.get(routeId)?.resolve();
+    map.delete(routeId);
+  }
+
+  /** Resolves once the core releases route `routeId` (or its one request ends, from `done`). */
+  until(map, routeId) {
+    let d = map.get(routeId);
+    if (d === undefined) map.set(routeId, (d = deferred()));
+    return d.promise;
+  }
+
+  reconcile(what) {
+    if (typeof this.onReconcile !== "function") return;
+    const called = attempt(this.onReconcile, undefined, [what]);
+    if ("threw" in called) report("onReconcile threw", called.threw);
+  }
+
+  /**
+   * Waits on what a call returned (`{ value }` or `{ threw }`) until the
+   * core's deadline for `steer` (its newTurn bound, else one steer bound).
+   * Resolves (never rejects) with `{ kind: "ok", value }`, `{ kind: "error",
+   * error }`, `{ kind: "timeout" }` or `{ kind: "cancelled" }`.
+   */
+  wait(called, steer) {
+    if ("threw" in called) return Promise.resolve({ kind: "error", error: called.threw });
+    return this.waitOn(this.core.call("wait", [this.now(), steer]), called);
+  }
+
+  /** `wait` for a wait the core opened (`waitId`). */
+  waitOn(waitId, called) {
+    return new Promise((resolve) => {
+      this.waiters.set(waitId, resolve);
+      const settle = (how) => {
+        if (this.waiters.has(waitId) && this.core.call("settled", [waitId])) {
+          this.end(waitId, how);
+          this.drain();
+        }
+      };
+      new Promise((s) => s(called.value)).then(
+        (value) => settle({ kind: "ok", value }),
+        (error) => settle({ kind: "error", error }),
+      );
+      this.drain(); // opened after dispose: cancelled at once
+    });
+  }
+}
+
+/** The facts the core reads from a rejection: a `SteeringError`'s kind and id. */
+export function packageFacts(error) {
+  if (!isSteeringError(error)) return [undefined, undefined];
+  const kind = field(error, "kind");
+  return [typeof kind === "string" ? kind : "", id(field(error, "clientUserMessageId"))];
+}
+
+/** Ends a steer as the core's verdict says: `waited.value`, `waited.error` unchanged, or `error`. */
+export function verdict([step, error], waited) {
+  if (step.do === "resolve") return waited?.value;
+  if (step.do === "rethrow") throw waited?.error;
+  throw error;
+}

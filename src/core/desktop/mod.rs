@@ -1,0 +1,359 @@
+//! The desktop hook's rules (spec "Desktop integration"), as a state machine
+//! over facts: the hook's JavaScript reads the desktop's objects, feeds what
+//! it read in here, and carries out what it is told. Nothing here calls the
+//! desktop, waits or reads a clock: time comes in as `now` (ms), and every
+//! bounded wait is a deadline the driver's one timer ends ([`DesktopHook::tick`]).
+//!
+//! - [`lane`](self): one steer in flight per thread, same message joins, a
+//!   different one is refused `busy`;
+//! - `tag`: the desktop's own `turn/steer` of an official or activeTurn
+//!   steer, recognised by its id or its very input array;
+//! - `route`: a newTurn's route, keyed by thread and message id, which lets
+//!   exactly one request carrying the message leave;
+//! - `new_turn` and `own`: each path's steps and how their failures are
+//!   classified (before the message left: plain; after: `outcomeUnknown`);
+//! - the unconfirmed ids: the engine's own message-id memory
+//!   (`codexhost::recent`), so a retry the host would apply again is refused.
+//!
+//! ```
+//! use renderer_steering::core::desktop::{Admission, DesktopHook, SteerCall};
+//! let mut hook = DesktopHook::new(30_000);
+//! let first = hook.steer(SteerCall::text("t", "use pnpm", Some("m-1")));
+//! let Admission::Decide(steer) = first else { panic!() };
+//! assert_eq!(hook.steer(SteerCall::text("t", "use pnpm", Some("m-1"))), Admission::Joined(steer));
+//! assert_eq!(hook.steer(SteerCall::text("t", "use bun", Some("m-2"))), Admission::Busy);
+//! ```
+
+mod lane;
+mod new_turn;
+mod own;
+mod route;
+mod tag;
+mod types;
+mod wait;
+
+pub use new_turn::{ActiveTurn, NewTurnFacts, NewTurnStep};
+pub use own::Decided;
+pub use types::{Admission, Answer, Effect, Ended, ErrorFacts, Outgoing, Reconcile, Refusal, SteerCall, SteerId, Verdict, WaitId};
+
+use lane::Lanes;
+use route::Route;
+use tag::Tags;
+use wait::Waits;
+
+use crate::core::codexhost::recent::{RecentMessages, Remembered};
+use crate::core::codexhost::Delivery;
+use crate::core::sorted_map::SortedMap;
+use crate::core::Failure;
+
+/// What a refused retry says: the first attempt may already be in the thread.
+const NOT_SENT_AGAIN: &str =
+    "not sent again: the host does not deduplicate this message by clientUserMessageId, and the first attempt may already be in the thread";
+
+/// One steer the hook handles, until its result is given.
+#[derive(Debug)]
+struct Steer {
+    thread_id: String,
+    text: String,
+    /// The argument id, else `restoreMessage.id` (what joins and what is remembered).
+    caller_id: Option<String>,
+    argument_id: Option<String>,
+    restore_id: Option<String>,
+    input: u64,
+    /// The newTurn bound: one deadline for the whole path.
+    deadline: Option<u64>,
+    /// The turn running when a newTurn began (None: it had ended).
+    expected_turn_id: Option<String>,
+    /// The engine's `hostDeduplicates` for this thread.
+    host_deduplicates: bool,
+    /// Its message left as a plain `turn/start` (never deduplicated).
+    left_as_start: bool,
+    /// An official or activeTurn steer's message left (and with which id).
+    sent: bool,
+    sent_id: Option<String>,
+}
+
+/// The desktop hook's state: lanes, the desktop's own steers, newTurn
+/// routes, the unconfirmed ids, waits, and dispose's late window.
+#[derive(Debug)]
+pub struct DesktopHook {
+    steer_ms: u64,
+    next: u64,
+    steers: SortedMap<SteerId, Steer>,
+    lanes: Lanes,
+    tags: Tags,
+    routes: Vec<Route>,
+    /// Threads whose `startTurn` the hook is calling right now.
+    starting: Vec<String>,
+    unconfirmed: RecentMessages,
+    waits: Waits,
+    disposed: bool,
+    /// One steer bound after dispose: late requests are no longer waited for.
+    late_deadline: Option<u64>,
+    late_over: bool,
+    restored: bool,
+    effects: Vec<Effect>,
+}
+
+impl DesktopHook {
+    /// A hook whose steers are bounded by `steer_ms`.
+    ///
+    /// ```
+    /// # use renderer_steering::core::desktop::DesktopHook;
+    /// assert_eq!(DesktopHook::new(100).next_deadline(), None);
+    /// ```
+    #[cfg_attr(feature = "size-first", optimize(size))]
+    pub fn new(steer_ms: u64) -> Self {
+        DesktopHook {
+            steer_ms,
+            next: 0,
+            steers: SortedMap::new(),
+            lanes: Lanes::default(),
+            tags: Tags::default(),
+            routes: Vec::new(),
+            starting: Vec::new(),
+            unconfirmed: RecentMessages::default(),
+            waits: Waits::default(),
+            disposed: false,
+            late_deadline: None,
+            late_over: false,
+            restored: false,
+            effects: Vec::new(),
+        }
+    }
+
+    /// The `steerTurn` wrapper's first step: the desktop's own path for what
+    /// the hook does not handle (after dispose, not text, a follower, the
+    /// desktop's own `startTurn` handing its submission to `steerTurn`), a
+    /// join or `busy` while the thread has a steer in flight, a refusal of a
+    /// retry the host would apply again, else a steer to decide.
+    ///
+    /// ```
+    /// # use renderer_steering::core::desktop::{Admission, DesktopHook, SteerCall};
+    /// let mut hook = DesktopHook::new(100);
+    /// assert_eq!(hook.steer(SteerCall::default()), Admission::Desktop);
+    /// ```
+    #[cfg_attr(feature = "size-first", optimize(size))]
+    pub fn steer(&mut self, call: SteerCall) -> Admission {
+        if self.disposed {
+            return Admission::Desktop;
+        }
+        let Some(thread_id) = call.thread_id.as_deref() else { return Admission::Desktop };
+        let message_id = call.message_id();
+        // The desktop's own startTurn, called by this hook, hands the
+        // submission to its steerTurn: its own path, never a loop.
+        let handed = message_id.and_then(|id| self.route_mut(thread_id, id)).filter(|r| r.start_out && !r.sent && !r.finished);
+        if let Some(route) = handed {
+            route.handed_to_steer = true;
+            return Admission::Desktop;
+        }
+        if self.starting.iter().any(|t| t == thread_id) || call.follower {
+            return Admission::Desktop;
+        }
+        let Some(text) = call.text.as_deref() else { return Admission::Desktop };
+        if let Some(taken) = self.lanes.admit(thread_id, message_id, text) {
+            return taken;
+        }
+        if let Some(id) = message_id.filter(|id| self.unconfirmed.is_unknown(thread_id, id)) {
+            return Admission::Refused(Refusal::new(Failure::outcome_unknown("steerTurn", NOT_SENT_AGAIN), Some(id.into())));
+        }
+        self.next += 1;
+        let id = SteerId(self.next);
+        self.lanes.take(thread_id, id, message_id, text);
+        let steer = Steer {
+            thread_id: thread_id.into(),
+            text: text.into(),
+            caller_id: message_id.map(Into::into),
+            argument_id: call.argument_id,
+            restore_id: call.restore_id,
+            input: call.input,
+            deadline: None,
+            expected_turn_id: None,
+            host_deduplicates: false,
+            left_as_start: false,
+            sent: false,
+            sent_id: None,
+        };
+        self.steers.insert(id, steer);
+        Admission::Decide(id)
+    }
+
+    /// Opens a wait for `steer` (its newTurn deadline, else one steer bound
+    /// from `now`); ended at once (cancelled) after dispose.
+    ///
+    /// ```
+    /// # use renderer_steering::core::desktop::{DesktopHook, Effect};
+    /// let mut hook = DesktopHook::new(100);
+    /// let wait = hook.wait(5, None);
+    /// assert_eq!(hook.next_deadline(), Some(105));
+    /// hook.tick(105);
+    /// assert_eq!(hook.take_effects(), vec![Effect::Expired(wait)]);
+    /// ```
+    #[cfg_attr(feature = "size-first", optimize(size))]
+    pub fn wait(&mut self, now: u64, steer: Option<SteerId>) -> WaitId {
+        let steer_deadline = steer.and_then(|s| self.steers.get(&s)).and_then(|s| s.deadline);
+        let route_deadline = steer.and_then(|s| self.routes.iter().find(|r| r.steer == s)).map(|r| r.deadline);
+        let deadline = steer_deadline.or(route_deadline).unwrap_or(now.saturating_add(self.steer_ms));
+        let id = self.waits.open(deadline);
+        if self.disposed {
+            self.waits.close(id);
+            self.effects.push(Effect::Cancelled(id));
+        }
+        id
+    }
+
+    /// The waited-for call settled: true when the wait was still open (the
+    /// call's outcome counts), false when it had already ended.
+    ///
+    /// ```
+    /// # use renderer_steering::core::desktop::DesktopHook;
+    /// let mut hook = DesktopHook::new(100);
+    /// let wait = hook.wait(0, None);
+    /// assert!(hook.settled(wait));
+    /// assert!(!hook.settled(wait));
+    /// ```
+    #[cfg_attr(feature = "size-first", optimize(size))]
+    pub fn settled(&mut self, wait: WaitId) -> bool {
+        self.waits.close(wait)
+    }
+
+    /// Time passed: ends waits, lanes and dispose's late window due at `now`.
+    ///
+    /// ```
+    /// # use renderer_steering::core::desktop::DesktopHook;
+    /// let mut hook = DesktopHook::new(100);
+    /// hook.tick(1_000);
+    /// assert!(hook.take_effects().is_empty());
+    /// ```
+    #[cfg_attr(feature = "size-first", optimize(size))]
+    pub fn tick(&mut self, now: u64) {
+        self.waits.expire(now, &mut self.effects);
+        self.lanes.expire(now);
+        if self.late_deadline.is_some_and(|at| at <= now) && !self.late_over {
+            self.late_over = true;
+            self.release_routes();
+            self.restore_when_idle();
+        }
+    }
+
+    /// The earliest deadline still ahead (the driver's one timer).
+    ///
+    /// ```
+    /// # use renderer_steering::core::desktop::DesktopHook;
+    /// assert_eq!(DesktopHook::new(100).next_deadline(), None);
+    /// ```
+    #[cfg_attr(feature = "size-first", optimize(size))]
+    pub fn next_deadline(&self) -> Option<u64> {
+        let late = self.late_deadline.filter(|_| !self.late_over);
+        [self.waits.next_deadline(), self.lanes.next_deadline(), late].into_iter().flatten().min()
+    }
+
+    /// What the driver carries out now (in order).
+    ///
+    /// ```
+    /// # use renderer_steering::core::desktop::DesktopHook;
+    /// assert!(DesktopHook::new(100).take_effects().is_empty());
+    /// ```
+    #[cfg_attr(feature = "size-first", optimize(size))]
+    pub fn take_effects(&mut self) -> Vec<Effect> {
+        std::mem::take(&mut self.effects)
+    }
+
+    /// Dispose: every wait ends (cancelled), steers still to be decided
+    /// fail closed, routes whose `startTurn` settled go, and the layer goes
+    /// once nothing is left to follow, at most one steer bound from `now`.
+    ///
+    /// ```
+    /// # use renderer_steering::core::desktop::{DesktopHook, Effect};
+    /// let mut hook = DesktopHook::new(100);
+    /// hook.dispose(0);
+    /// assert_eq!(hook.take_effects(), vec![Effect::Restore]);
+    /// ```
+    #[cfg_attr(feature = "size-first", optimize(size))]
+    pub fn dispose(&mut self, now: u64) {
+        if self.disposed {
+            return;
+        }
+        self.disposed = true;
+        self.waits.cancel_all(&mut self.effects);
+        self.release_routes();
+        if self.tags.any_tagged() || !self.routes.is_empty() {
+            self.late_deadline = Some(now.saturating_add(self.steer_ms));
+        }
+        self.restore_when_idle();
+    }
+
+    /// True once disposed.
+    ///
+    /// ```
+    /// # use renderer_steering::core::desktop::DesktopHook;
+    /// assert!(!DesktopHook::new(1).is_disposed());
+    /// ```
+    #[cfg_attr(feature = "size-first", optimize(size))]
+    pub fn is_disposed(&self) -> bool {
+        self.disposed
+    }
+
+    /// The steer bound in ms.
+    ///
+    /// ```
+    /// # use renderer_steering::core::desktop::DesktopHook;
+    /// assert_eq!(DesktopHook::new(7).steer_ms(), 7);
+    /// ```
+    #[cfg_attr(feature = "size-first", optimize(size))]
+    pub fn steer_ms(&self) -> u64 {
+        self.steer_ms
+    }
+
+    /// The result of `steer` is given: its lane is free, and an unknown
+    /// outcome the host would not deduplicate is remembered, so its retry is
+    /// refused instead of applied twice.
+    #[cfg_attr(feature = "size-first", optimize(size))]
+    fn finish(&mut self, steer: SteerId, verdict: Verdict, rethrown: Option<&ErrorFacts>) -> Verdict {
+        let Some(s) = self.steers.remove(&steer) else { return verdict };
+        self.lanes.release(&s.thread_id, steer);
+        if let Some(route) = self.routes.iter_mut().find(|r| r.steer == steer) {
+            route.finished = true;
+            self.release_route(steer);
+        }
+        let remember = !s.host_deduplicates || s.left_as_start;
+        let failed_unknown = match &verdict {
+            Verdict::Fail(refusal) => refusal.failure.is_outcome_unknown().then_some(refusal.message_id.as_deref()),
+            Verdict::Rethrow => own::rethrown_unknown(rethrown),
+            Verdict::Resolve => None,
+        };
+        if let (true, Some(sent_id)) = (remember, failed_unknown) {
+            let presented = Delivery::Official;
+            for id in [sent_id, s.caller_id.as_deref()].into_iter().flatten() {
+                let what = Remembered::Unknown { deduplicated: false, turn_id: None, presented };
+                self.unconfirmed.remember(&s.thread_id, id, &s.text, what);
+            }
+        }
+        verdict
+    }
+
+    /// Takes the layer out once disposed and nothing is left to follow: no
+    /// route open, no activeTurn `steerTurn` whose late `turn/steer` must
+    /// still be tagged (those at most one steer bound after dispose).
+    #[cfg_attr(feature = "size-first", optimize(size))]
+    fn restore_when_idle(&mut self) {
+        if !self.disposed || self.restored || !self.routes.is_empty() || (self.tags.any_tagged() && !self.late_over) {
+            return;
+        }
+        self.restored = true;
+        self.effects.push(Effect::Restore);
+    }
+
+    /// The thread a plain `turn/start` left on: the steer in flight there
+    /// is no longer one the host deduplicates.
+    #[cfg_attr(feature = "size-first", optimize(size))]
+    fn left_as_start(&mut self, thread_id: &str) {
+        if !self.lanes.is_taken(thread_id) {
+            return;
+        }
+        self.steers.retain(|_, s| {
+            s.left_as_start |= s.thread_id == thread_id;
+            true
+        });
+    }
+}

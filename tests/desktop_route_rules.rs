@@ -1,0 +1,234 @@
+//! The desktop hook's newTurn path in the core (`core::desktop`): its
+//! checks, the route keyed by thread and message id that lets exactly one
+//! request carrying the message leave, the late `turn/start` after a failure
+//! or dispose, a `startTurn` that hands the submission to `steerTurn`, and
+//! how the steer ends (before its request left: plain; after: `outcomeUnknown`).
+#![cfg(not(target_arch = "wasm32"))]
+
+mod desktop;
+
+use desktop::{admit, call, facts, failed, lost, refused, restores, started, step_kind};
+use renderer_steering::core::codexhost::Delivery;
+use renderer_steering::core::desktop::{ActiveTurn, Admission, Answer, DesktopHook, Effect, Ended, NewTurnStep, Outgoing, Verdict};
+
+fn new_turn(hook: &mut DesktopHook, facts: renderer_steering::core::desktop::NewTurnFacts) -> &'static str {
+    let steer = admit(hook, call("t", "x", None, 1));
+    hook.decided(steer, Some((Some(Delivery::NewTurn), true)), false);
+    step_kind(&hook.new_turn(0, steer, facts))
+}
+
+#[test]
+fn a_new_turn_needs_the_binding_no_pending_start_no_tool_output_an_object_context_and_start_turn() {
+    let mut hook = DesktopHook::new(1_000);
+    assert_eq!(
+        new_turn(&mut hook, renderer_steering::core::desktop::NewTurnFacts { pending_turn_start: true, ..facts(Some("turn-1")) }),
+        "pendingTurnStart"
+    );
+    assert_eq!(
+        new_turn(&mut hook, renderer_steering::core::desktop::NewTurnFacts { active_turn: ActiveTurn::Unreadable, ..facts(None) }),
+        "missingBinding"
+    );
+    assert_eq!(new_turn(&mut hook, renderer_steering::core::desktop::NewTurnFacts { tool_output: true, ..facts(None) }), "invalidInput");
+    assert_eq!(
+        new_turn(&mut hook, renderer_steering::core::desktop::NewTurnFacts { context_is_object: false, ..facts(None) }),
+        "invalidInput"
+    );
+    assert_eq!(new_turn(&mut hook, renderer_steering::core::desktop::NewTurnFacts { start_turn: false, ..facts(None) }), "missingBinding");
+}
+
+#[test]
+fn the_message_id_is_the_argument_else_the_restore_id_else_a_fresh_one() {
+    let mut hook = DesktopHook::new(1_000);
+    let mut id = |argument: Option<&str>, restore: Option<&str>, thread: &str| {
+        let steer = admit(
+            &mut hook,
+            renderer_steering::core::desktop::SteerCall { restore_id: restore.map(Into::into), ..call(thread, "x", argument, 1) },
+        );
+        hook.decided(steer, Some((Some(Delivery::NewTurn), true)), false);
+        hook.new_turn(0, steer, facts(None))
+    };
+    assert_eq!(id(Some("m"), Some("r"), "a"), NewTurnStep::Build("m".into()));
+    assert_eq!(id(None, Some("r"), "b"), NewTurnStep::Build("r".into()));
+    assert_eq!(id(None, None, "c"), NewTurnStep::Build("fresh".into()));
+}
+
+#[test]
+fn the_routes_turn_start_leaves_once_as_a_turn_steer_tagged_new_turn_and_a_second_is_refused() {
+    let mut hook = DesktopHook::new(1_000);
+    let (steer, id) = started(&mut hook, 0, call("t", "x", Some("m-9"), 1), Some("turn-1"));
+    let expected = Some("turn-1".to_string());
+    assert_eq!(
+        hook.request(1, "turn/start", "t", Some(&id), 5),
+        Outgoing::Steer { route: steer, rewrite: true, expected_turn_id: expected }
+    );
+    let Outgoing::Refused(second) = hook.request(2, "turn/start", "t", Some(&id), 5) else { panic!("sent twice") };
+    assert!(second.failure.message().contains("it already left once"));
+    assert_eq!(hook.routed_ended(steer, Ended::Ok, Some(Answer { turn_id: Some("turn-2".into()), delivery: None })), Verdict::Resolve);
+    hook.start_settled(steer, true);
+    assert!(matches!(hook.start_ended(3, steer, Ended::Ok), NewTurnStep::Done(Verdict::Resolve)));
+    assert_eq!(hook.request(4, "turn/start", "t", Some(&id), 5), Outgoing::Pass, "the route is gone: the same id goes plain");
+}
+
+#[test]
+fn only_the_routes_own_message_is_routed_another_turn_start_of_the_thread_passes() {
+    let mut hook = DesktopHook::new(1_000);
+    started(&mut hook, 0, call("t", "x", Some("m-steer"), 1), Some("turn-1"));
+    assert_eq!(hook.request(1, "turn/start", "t", Some("m-own"), 9), Outgoing::Pass);
+    assert_eq!(hook.request(1, "turn/steer", "t", Some("m-steer"), 9), Outgoing::Pass, "a turn/steer is the route's only when handed over");
+}
+
+#[test]
+fn with_no_turn_running_the_turn_start_goes_plain_and_its_answer_decides() {
+    let mut hook = DesktopHook::new(1_000);
+    let (steer, id) = started(&mut hook, 0, call("t", "x", Some("m"), 1), None);
+    assert_eq!(hook.request(1, "turn/start", "t", Some(&id), 1), Outgoing::PlainStart(steer));
+    hook.plain_start_ended(steer, Some(&refused()));
+    assert!(hook.take_effects().contains(&Effect::Done(steer)));
+    let NewTurnStep::Done(verdict) = hook.start_ended(2, steer, Ended::Ok) else { panic!("waits") };
+    assert_eq!(failed(&verdict).failure.kind(), "host", "the host's refusal, the draft back");
+}
+
+#[test]
+fn start_turn_resolving_before_its_request_came_waits_within_the_bound_then_is_outcome_unknown_and_the_late_request_is_refused() {
+    let mut hook = DesktopHook::new(100);
+    let (steer, id) = started(&mut hook, 0, call("t", "x", Some("m-2"), 1), Some("turn-1"));
+    hook.start_settled(steer, true);
+    let NewTurnStep::WaitDone(wait) = hook.start_ended(1, steer, Ended::Ok) else { panic!("not waiting") };
+    hook.tick(100);
+    assert!(hook.take_effects().contains(&Effect::Expired(wait)));
+    let verdict = hook.done_ended(steer, Ended::Timeout);
+    assert!(failed(&verdict).failure.message().contains("startTurn resolved before its turn/start was sent"));
+    let Outgoing::Refused(late) = hook.request(150, "turn/start", "t", Some(&id), 1) else { panic!("leaked") };
+    assert_eq!(late.failure.kind(), "timeout");
+}
+
+#[test]
+fn a_route_whose_start_turn_resolved_refuses_its_late_turn_start_as_disposed_until_one_bound_after_dispose() {
+    let mut hook = DesktopHook::new(60);
+    let (steer, id) = started(&mut hook, 0, call("t", "x", Some("m-1"), 1), Some("turn-1"));
+    hook.start_settled(steer, true);
+    let NewTurnStep::WaitDone(wait) = hook.start_ended(1, steer, Ended::Ok) else { panic!("not waiting") };
+    hook.dispose(10);
+    assert!(hook.take_effects().contains(&Effect::Cancelled(wait)));
+    assert_eq!(failed(&hook.done_ended(steer, Ended::Cancelled)).failure.kind(), "outcomeUnknown");
+    assert_eq!(hook.open_route("t", &id), Some(steer), "its turn/start may still come");
+    assert!(!restores(&hook.take_effects()));
+    let Outgoing::Refused(late) = hook.request(20, "turn/start", "t", Some(&id), 1) else { panic!("leaked") };
+    assert_eq!(late.failure.kind(), "disposed");
+    assert!(restores(&hook.take_effects()), "refused: the route and the layer go");
+}
+
+#[test]
+fn an_unseen_late_turn_start_keeps_the_route_until_the_late_window_ends() {
+    let mut hook = DesktopHook::new(60);
+    let (steer, _) = started(&mut hook, 0, call("t", "x", Some("m-1"), 1), Some("turn-1"));
+    hook.start_settled(steer, true);
+    hook.start_ended(1, steer, Ended::Ok);
+    hook.dispose(10);
+    hook.done_ended(steer, Ended::Cancelled);
+    assert!(!hook.take_effects().contains(&Effect::Released(steer)));
+    hook.tick(69);
+    assert!(hook.take_effects().is_empty());
+    hook.tick(70);
+    let effects = hook.take_effects();
+    assert!(effects.contains(&Effect::Released(steer)) && restores(&effects));
+}
+
+#[test]
+fn a_retry_of_the_same_message_waits_for_the_earlier_route_and_one_whose_start_turn_resolved_is_pending() {
+    let mut hook = DesktopHook::new(1_000);
+    let (first, id) = started(&mut hook, 0, call("t", "x", Some("r-1"), 1), Some("turn-1"));
+    assert_eq!(step_kind(&hook.start_ended(5, first, Ended::Timeout)), "timeout", "nothing sent: plain");
+    let retry = admit(&mut hook, call("t", "x", Some("r-1"), 2));
+    hook.decided(retry, Some((Some(Delivery::NewTurn), true)), false);
+    hook.new_turn(6, retry, facts(Some("turn-1")));
+    let NewTurnStep::WaitEarlier(_, Some(route)) = hook.earlier(6, retry, false) else { panic!("not waiting") };
+    assert_eq!(route, first);
+    // The first attempt's late turn/start is refused (it timed out), then its startTurn settles.
+    let Outgoing::Refused(late) = hook.request(8, "turn/start", "t", Some(&id), 1) else { panic!("leaked") };
+    assert_eq!(late.failure.kind(), "timeout");
+    assert!(!hook.take_effects().contains(&Effect::Released(first)), "its startTurn is still out");
+    hook.start_settled(first, true);
+    assert!(hook.take_effects().contains(&Effect::Released(first)));
+    assert_eq!(hook.earlier_ended(retry, Ended::Ok), NewTurnStep::Go);
+    assert_eq!(hook.start(7, retry, false), NewTurnStep::Go);
+    assert_eq!(hook.open_route("t", &id), Some(retry));
+}
+
+#[test]
+fn the_earlier_wait_running_out_is_pending_turn_start_and_dispose_is_disposed() {
+    let mut hook = DesktopHook::new(1_000);
+    for (ended, kind) in [(Ended::Timeout, "pendingTurnStart"), (Ended::Cancelled, "disposed")] {
+        let steer = admit(&mut hook, call("t", "x", Some("r"), 1));
+        hook.decided(steer, Some((Some(Delivery::NewTurn), true)), false);
+        hook.new_turn(0, steer, facts(None));
+        assert!(matches!(hook.earlier(0, steer, true), NewTurnStep::WaitEarlier(_, None)), "a disposed hook below has a route");
+        assert_eq!(step_kind(&hook.earlier_ended(steer, ended)), kind);
+    }
+}
+
+#[test]
+fn reading_the_follow_ups_shares_the_one_bound_so_start_turn_is_not_called_past_it() {
+    let mut hook = DesktopHook::new(100);
+    let steer = admit(&mut hook, call("t", "x", None, 1));
+    hook.decided(steer, Some((Some(Delivery::NewTurn), true)), false);
+    hook.new_turn(0, steer, facts(Some("turn-1")));
+    hook.earlier(0, steer, false);
+    let wait = hook.wait(40, Some(steer));
+    assert_eq!(hook.next_deadline(), Some(100), "the steer's deadline, not 40 + 100");
+    assert!(hook.settled(wait));
+    assert_eq!(step_kind(&hook.start(100, steer, false)), "timeout");
+}
+
+#[test]
+fn start_turn_handing_the_submission_to_steer_turn_is_the_desktops_own_path_whose_turn_steer_is_the_routes_message() {
+    let mut hook = DesktopHook::new(1_000);
+    let (steer, id) = started(&mut hook, 0, call("t", "x", Some("m-1"), 1), Some("turn-1"));
+    assert_eq!(hook.steer(call("t", "x", Some(&id), 1)), Admission::Desktop);
+    let routed = hook.request(1, "turn/steer", "t", Some(&id), 1);
+    assert_eq!(routed, Outgoing::Steer { route: steer, rewrite: false, expected_turn_id: Some("turn-1".into()) });
+    let failed_steer = hook.routed_ended(steer, Ended::Error(lost()), None);
+    assert_eq!(failed(&failed_steer).failure.kind(), "outcomeUnknown", "a lost answer after it left");
+}
+
+#[test]
+fn start_turn_failing_before_its_request_left_is_plain_and_after_it_is_never_plain() {
+    let mut hook = DesktopHook::new(1_000);
+    let cases: [(bool, Option<&str>, Ended, &str); 6] = [
+        (false, Some("turn-1"), Ended::Error(lost()), "transport"),
+        (false, Some("turn-1"), Ended::Timeout, "timeout"),
+        (false, Some("turn-1"), Ended::Cancelled, "disposed"),
+        (true, Some("turn-1"), Ended::Error(lost()), "outcomeUnknown"),
+        (true, Some("turn-1"), Ended::Timeout, "outcomeUnknown"),
+        (true, None, Ended::Error(refused()), "host"),
+    ];
+    for (n, (sent, turn, ended, kind)) in cases.into_iter().enumerate() {
+        let thread = format!("t{n}");
+        let (steer, id) = started(&mut hook, 0, call(&thread, "x", Some("m"), 1), turn);
+        if sent {
+            assert!(!matches!(hook.request(1, "turn/start", &thread, Some(&id), 1), Outgoing::Refused(_)));
+        }
+        assert_eq!(step_kind(&hook.start_ended(2, steer, ended)), kind, "case {n}");
+    }
+}
+
+#[test]
+fn the_routed_steers_answer_without_a_turn_id_is_outcome_unknown_and_a_throw_before_writing_is_transport() {
+    let mut hook = DesktopHook::new(1_000);
+    let (steer, id) = started(&mut hook, 0, call("t", "x", Some("m"), 1), Some("turn-1"));
+    hook.request(1, "turn/start", "t", Some(&id), 1);
+    assert_eq!(hook.routed_threw(steer, &lost()).failure.kind(), "transport");
+    assert!(matches!(hook.request(2, "turn/start", "t", Some(&id), 1), Outgoing::Steer { .. }), "nothing was written: it may go");
+    let verdict = hook.routed_ended(steer, Ended::Ok, Some(Answer::default()));
+    assert!(failed(&verdict).failure.message().contains("no turnId"));
+}
+
+#[test]
+fn a_new_turn_folded_into_the_running_turn_by_the_host_is_reconciled() {
+    let mut hook = DesktopHook::new(1_000);
+    let (steer, id) = started(&mut hook, 0, call("t", "x", Some("m"), 1), Some("turn-1"));
+    hook.request(1, "turn/start", "t", Some(&id), 1);
+    hook.routed_ended(steer, Ended::Ok, Some(Answer { turn_id: Some("turn-1".into()), delivery: Some(Delivery::ActiveTurn) }));
+    let reconciled: Vec<_> = hook.take_effects().into_iter().filter(|e| matches!(e, Effect::Reconcile(_))).collect();
+    assert_eq!(reconciled.len(), 1);
+}
