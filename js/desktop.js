@@ -71,14 +71,15 @@ export function installDesktopSteering(manager, options) {
   const names = ["steerTurn", "sendRequest", "startTurn", "getTurnCoordinator"];
   const [originalSteer, originalSend, ...rest] = names.map((name) => method(manager, name));
   if (!originalSteer || !originalSend || rest.some((f) => !f)) return null;
-  // `options` is checked by the engine (`__desktopTimeouts`) before the hook
-  // is built, and its bounds by the decider, named as the caller wrote them.
-  const timeouts = api.__desktopTimeouts(options);
+  // `options` is checked by the engine (`__desktopOptions`, each field read
+  // once) before the hook is built, and its bounds by the decider, named as
+  // the caller wrote them.
+  const read = api.__desktopOptions(options);
   const decider = new api.CodexhostSteering({
     request: (...args) => Reflect.apply(originalSend, manager, args),
-    timeouts,
+    timeouts: read[0],
   });
-  const hook = new Hook(manager, originalSteer, originalSend, decider, field(options, "onReconcile"));
+  const hook = new Hook(manager, originalSteer, originalSend, decider, read[1]);
   try {
     hook.install();
   } catch (refused) {

@@ -7,7 +7,6 @@ use serde::{Deserialize, Serialize};
 
 use super::error::Failure;
 use super::json::Json;
-use super::options::explain_items;
 
 /// Largest draft the engine will send, measured as its JSON text (256 KiB).
 /// Larger drafts are refused with [`InputError::TooLarge`](crate::core::error::InputError::TooLarge) before any request.
@@ -46,12 +45,16 @@ pub fn check_array(draft: &Json) -> Result<(), Failure> {
     Ok(())
 }
 
-/// Reads a draft's items; the draft must be a JSON array of objects.
+/// Reads a draft's items; the draft must be a JSON array of objects. A
+/// malformed item is named by the text just before the fault (its key and
+/// value), not by a second reading of the draft.
 fn typed(draft: &Json) -> Result<Vec<TypedBlock<'_>>, Failure> {
     check_array(draft)?;
-    // Explained only on failure: a well-formed draft is read once.
-    draft.read().map_err(|_| explain_items(draft).into())
+    draft.read().map_err(|e| Failure::invalid_input(format!("{MALFORMED_ITEM}: {e}")))
 }
+
+/// What a content item must be, for the error that refuses one.
+const MALFORMED_ITEM: &str = "a content item must be an object with a string type (and string text, mimeType and data when given)";
 
 /// Refuses drafts larger than [`MAX_DRAFT_BYTES`].
 ///

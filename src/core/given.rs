@@ -1,7 +1,7 @@
-//! A value a caller gave (an option, an argument's field, a draft's item),
-//! as the package describes it in an error: enough to recognise it, never
+//! A value a caller gave (an option, an id, a bound), as the package
+//! describes it in an error: enough to recognise it, never
 //! the whole of a huge value, and in JavaScript's own notation (`NaN`,
-//! `1e+300`, `undefined`), since the caller wrote it in JavaScript.
+//! `1e300`, `undefined`), as the caller wrote it in JavaScript.
 
 use std::fmt;
 
@@ -21,7 +21,7 @@ pub const SHOWN_TEXT_UNITS: u32 = 64;
 /// ```
 /// use renderer_steering::core::given::Given;
 /// assert_eq!(Given::Number(-1.0).to_string(), "-1");
-/// assert_eq!(Given::Number(1e300).to_string(), "1e+300");
+/// assert_eq!(Given::Number(1e300).to_string(), "1e300");
 /// assert_eq!(Given::Number(f64::NAN).to_string(), "NaN");
 /// assert_eq!(Given::text("10s", 3).to_string(), "\"10s\"");
 /// assert_eq!(Given::text("", 100_000).to_string(), "a string of 100000 characters");
@@ -36,9 +36,6 @@ pub enum Given {
     Bool(bool),
     /// A number (`NaN` and the infinities included).
     Number(f64),
-    /// A number read from JSON text, as it was written there (JavaScript's
-    /// `JSON.stringify` writes numbers as `String(n)` does).
-    NumberText(String),
     /// A string: its text when at most [`SHOWN_TEXT_UNITS`] long.
     Text {
         /// The text, when short enough to show.
@@ -52,8 +49,6 @@ pub enum Given {
     Symbol,
     /// A function.
     Function,
-    /// An array (told apart only where it can be without running page code).
-    Array,
     /// Any other object.
     Object,
 }
@@ -80,41 +75,6 @@ impl Given {
     pub fn is_absent(&self) -> bool {
         matches!(self, Given::Undefined | Given::Null)
     }
-
-    /// What a JSON value (a field the front door read as JSON text) is.
-    ///
-    /// ```
-    /// use renderer_steering::core::{given::Given, Json};
-    /// assert_eq!(Given::of_json(&Json::of(&5)).to_string(), "5");
-    /// assert_eq!(Given::of_json(&Json::of(&[1])), Given::Array);
-    /// assert_eq!(Given::of_json(&Json::of("id")).to_string(), "\"id\"");
-    /// ```
-    pub fn of_json(value: &Json) -> Given {
-        Given::of_json_text(value.text())
-    }
-
-    /// What one JSON value, given as its text, is (see [`Given::of_json`]).
-    ///
-    /// ```
-    /// # use renderer_steering::core::given::Given;
-    /// assert_eq!(Given::of_json_text("null"), Given::Null);
-    /// ```
-    pub fn of_json_text(text: &str) -> Given {
-        match text.as_bytes().first() {
-            Some(b'n') => Given::Null,
-            Some(b't') => Given::Bool(true),
-            Some(b'f') => Given::Bool(false),
-            Some(b'[') => Given::Array,
-            Some(b'{') => Given::Object,
-            Some(b'"') => {
-                let text: String = serde_json::from_str(text).unwrap_or_default();
-                let units = text.encode_utf16().count();
-                Given::text(&text, u32::try_from(units).unwrap_or(u32::MAX))
-            }
-            // A JSON number is short: no digits are lost, and none parsed.
-            _ => Given::NumberText(text.to_string()),
-        }
-    }
 }
 
 impl fmt::Display for Given {
@@ -124,22 +84,22 @@ impl fmt::Display for Given {
             Given::Null => f.write_str("null"),
             Given::Bool(b) => write!(f, "{b}"),
             Given::Number(n) => write_js_number(*n, f),
-            Given::NumberText(text) => f.write_str(text),
-            Given::Text { shown: Some(text), .. } => f.write_str(Json::of(text).text()),
+            Given::Text { shown: Some(text), .. } => f.write_str(Json::of(text.as_str()).text()),
             Given::Text { shown: None, units } => write!(f, "a string of {units} characters"),
             Given::BigInt => f.write_str("a BigInt"),
             Given::Symbol => f.write_str("a Symbol"),
             Given::Function => f.write_str("a function"),
-            Given::Array => f.write_str("an array"),
             Given::Object => f.write_str("an object"),
         }
     }
 }
 
-/// Writes a number as JavaScript's `String(n)` does: `NaN`, `Infinity`,
-/// `-0` as `0`, and exponent notation (`1e+300`, `1.5e-7`) outside
-/// 1e-6 <= |n| < 1e21. Both write the shortest digits that read back as
-/// `n`, so the exponent form is those digits moved around the point.
+/// Writes a number as JavaScript writes it (`NaN`, `Infinity`, `-0` as
+/// `0`, plain digits for 1e-6 <= |n| < 1e21), and in exponent notation
+/// outside that range as a caller types it (`1e300`, `1.5e-7`): both are
+/// the shortest digits that read back as `n`, so the exponent form is
+/// those digits moved around the point (done by hand: the formatter's own
+/// exponent notation costs more wasm than this).
 fn write_js_number(n: f64, f: &mut fmt::Formatter<'_>) -> fmt::Result {
     if n.is_nan() {
         return f.write_str("NaN");
@@ -160,14 +120,13 @@ fn write_js_number(n: f64, f: &mut fmt::Formatter<'_>) -> fmt::Result {
     let digits: Vec<u8> = plain.bytes().filter(u8::is_ascii_digit).collect();
     let first = digits.iter().position(|&d| d != b'0').unwrap_or(0);
     let last = digits.iter().rposition(|&d| d != b'0').unwrap_or(first);
-    let exponent = point as i64 - 1 - first as i64;
-    for (i, &digit) in digits[first..=last].iter().enumerate() {
-        if i == 1 {
+    for (i, &digit) in digits.iter().enumerate().take(last + 1).skip(first) {
+        if i == first + 1 {
             f.write_str(".")?;
         }
         write!(f, "{}", digit as char)?;
     }
-    write!(f, "e{}{}", if exponent < 0 { '-' } else { '+' }, exponent.unsigned_abs())
+    write!(f, "e{}", point as i64 - 1 - first as i64)
 }
 
 #[cfg(test)]
@@ -180,21 +139,20 @@ mod tests {
             write_js_number(self.0, f)
         }
     }
-    use crate::core::Json;
 
     #[test]
     fn numbers_are_written_as_javascript_writes_them() {
         for (n, js) in [
             (-1.0, "-1"),
-            (1e300, "1e+300"),
-            (-1e300, "-1e+300"),
+            (1e300, "1e300"),
+            (-1e300, "-1e300"),
             (1.5e-7, "1.5e-7"),
             (-1.25e-10, "-1.25e-10"),
-            (1.7976931348623157e308, "1.7976931348623157e+308"),
+            (1.7976931348623157e308, "1.7976931348623157e308"),
             (5e-324, "5e-324"),
-            (1.2345e22, "1.2345e+22"),
+            (1.2345e22, "1.2345e22"),
             (1e-6, "0.000001"),
-            (1e21, "1e+21"),
+            (1e21, "1e21"),
             (1e20, "100000000000000000000"),
             (2f64.powi(53), "9007199254740992"),
             (0.5, "0.5"),
@@ -208,16 +166,6 @@ mod tests {
     #[test]
     fn a_short_string_is_shown_quoted_and_a_long_one_by_its_length() {
         assert_eq!(Given::text("a\"b", 3).to_string(), r#""a\"b""#);
-        let long = "x".repeat(65);
-        assert_eq!(Given::of_json(&Json::of(&long)).to_string(), "a string of 65 characters");
-    }
-
-    #[test]
-    fn json_values_are_told_apart_by_their_first_character() {
-        assert_eq!(Given::of_json(&Json::null()), Given::Null);
-        assert_eq!(Given::of_json(&Json::of(&true)), Given::Bool(true));
-        assert_eq!(Given::of_json(&Json::of(&false)), Given::Bool(false));
-        assert_eq!(Given::of_json(&Json::of(&serde_json::json!({}))), Given::Object);
-        assert_eq!(Given::of_json(&Json::of(&-2.5)), Given::NumberText("-2.5".into()));
+        assert_eq!(Given::text("", 65).to_string(), "a string of 65 characters");
     }
 }

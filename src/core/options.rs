@@ -1,15 +1,12 @@
 //! What each caller-given value accepts, and the checks that refuse the
 //! rest in the package's own words ([`OptionError`]): the constructors'
-//! options, a steer's argument fields, a draft's items. A value is checked
-//! by its type and range here; the shell only says what it is ([`Given`]).
+//! options and a call's ids and bounds. A value is checked by its type and
+//! range here; the shell only says what it is ([`Given`]).
 
 use std::fmt;
 
-use serde_json::value::RawValue;
-
 use super::error::OptionError;
 use super::given::Given;
-use super::json::Json;
 use super::timeouts::MAX_TIMEOUT_MS;
 
 /// Longest id (thread, session, message, turn) accepted, in UTF-16 units.
@@ -44,18 +41,8 @@ pub enum Accepts {
     AnswerOrPromise,
     /// A string of at most [`MAX_ID_UNITS`] characters.
     Id,
-    /// An id or `null`.
-    IdOrNull,
     /// A string.
     Text,
-    /// A string or `null`.
-    TextOrNull,
-    /// A content item: an object with a string `type`.
-    ContentItem,
-    /// A draft: an array of content items.
-    ContentItems,
-    /// Any JSON value.
-    Anything,
 }
 
 impl Accepts {
@@ -65,7 +52,6 @@ impl Accepts {
     /// # use renderer_steering::core::{given::Given, options::Accepts};
     /// assert!(Accepts::Id.admits(&Given::text("t", 1)));
     /// assert!(!Accepts::Id.admits(&Given::Null));
-    /// assert!(Accepts::IdOrNull.admits(&Given::Null));
     /// ```
     pub fn admits(self, given: &Given) -> bool {
         let short = |units: u32| units <= MAX_ID_UNITS;
@@ -74,11 +60,9 @@ impl Accepts {
             (Accepts::Milliseconds, Given::Number(n)) => in_timer_range(*n),
             (Accepts::Function(_), Given::Function) => true,
             (Accepts::Boolean, Given::Bool(_)) => true,
-            (Accepts::Object(_) | Accepts::AnswerOrPromise | Accepts::ContentItem, Given::Object) => true,
-            (Accepts::Id | Accepts::IdOrNull, Given::Text { units, .. }) => short(*units),
-            (Accepts::IdOrNull | Accepts::TextOrNull, Given::Null) => true,
-            (Accepts::Text | Accepts::TextOrNull, Given::Text { .. }) => true,
-            (Accepts::ContentItems, Given::Array) | (Accepts::Anything, _) => true,
+            (Accepts::Object(_) | Accepts::AnswerOrPromise, Given::Object) => true,
+            (Accepts::Id, Given::Text { units, .. }) => short(*units),
+            (Accepts::Text, Given::Text { .. }) => true,
             _ => false,
         }
     }
@@ -88,23 +72,22 @@ fn in_timer_range(ms: f64) -> bool {
     (0.0..=MAX_TIMEOUT_MS as f64).contains(&ms)
 }
 
+/// The words for each, written out: no number is formatted at run time
+/// (`tests` checks them against [`MAX_TIMEOUT_MS`] and [`MAX_ID_UNITS`]).
 impl fmt::Display for Accepts {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Accepts::WholeMilliseconds => write!(f, "a whole number of milliseconds from 0 to {MAX_TIMEOUT_MS}"),
-            Accepts::Milliseconds => write!(f, "a number of milliseconds from 0 to {MAX_TIMEOUT_MS}"),
-            Accepts::Function(shape) => write!(f, "a function {shape}"),
-            Accepts::Boolean => f.write_str("true or false"),
-            Accepts::Object(keys) => write!(f, "an object {keys}"),
-            Accepts::AnswerOrPromise => f.write_str("the agent's initialize answer (an object) or a promise of it"),
-            Accepts::Id => write!(f, "a string of at most {MAX_ID_UNITS} characters"),
-            Accepts::IdOrNull => write!(f, "a string of at most {MAX_ID_UNITS} characters, or null"),
-            Accepts::Text => f.write_str("a string"),
-            Accepts::TextOrNull => f.write_str("a string or null"),
-            Accepts::ContentItem => f.write_str("an object with a string type, such as { type: \"text\", text }"),
-            Accepts::ContentItems => f.write_str("an array of content items"),
-            Accepts::Anything => f.write_str("any JSON value"),
-        }
+        let (words, shape) = match self {
+            Accepts::WholeMilliseconds => ("a whole number of milliseconds from 0 to 2147483647", ""),
+            Accepts::Milliseconds => ("a number of milliseconds from 0 to 2147483647", ""),
+            Accepts::Function(shape) => ("a function ", *shape),
+            Accepts::Boolean => ("true or false", ""),
+            Accepts::Object(keys) => ("an object ", *keys),
+            Accepts::AnswerOrPromise => ("the agent's initialize answer (an object) or a promise of it", ""),
+            Accepts::Id => ("a string of at most 4096 characters", ""),
+            Accepts::Text => ("a string", ""),
+        };
+        f.write_str(words)?;
+        f.write_str(shape)
     }
 }
 
@@ -137,81 +120,23 @@ pub fn required(option: &str, accepts: Accepts, given: &Given) -> Result<(), Opt
     Err(OptionError::refused(option, accepts, given.clone()))
 }
 
-/// One field of an object read as JSON text, and what it takes.
-#[derive(Debug, Clone, Copy)]
-pub struct FieldRule {
-    /// The key.
-    pub key: &'static str,
-    /// What its value may be.
-    pub accepts: Accepts,
-    /// Whether it must be there.
-    pub required: bool,
-}
-
-/// The fields of a steer's arguments the engine reads (`input`, the
-/// draft, is checked as a draft).
-pub const STEER_ARGUMENTS: &[FieldRule] = &[
-    FieldRule { key: "threadId", accepts: Accepts::Id, required: true },
-    FieldRule { key: "expectedTurnId", accepts: Accepts::IdOrNull, required: false },
-    FieldRule { key: "clientUserMessageId", accepts: Accepts::IdOrNull, required: false },
-    FieldRule { key: "pendingTurnStart", accepts: Accepts::Boolean, required: false },
-];
-
-/// The fields of a draft's item that validation reads.
-const CONTENT_ITEM: &[FieldRule] = &[
-    FieldRule { key: "type", accepts: Accepts::Text, required: true },
-    FieldRule { key: "text", accepts: Accepts::TextOrNull, required: false },
-    FieldRule { key: "mimeType", accepts: Accepts::TextOrNull, required: false },
-    FieldRule { key: "data", accepts: Accepts::TextOrNull, required: false },
-];
-
-/// The first field of the JSON object `fields` that breaks a rule, named
-/// by `name(key)`; `None` when every rule holds (or `fields` is no object).
+/// What a steer's arguments must be, for the error that refuses them (a
+/// field of another type is then named by the text just before the fault).
 ///
 /// ```
-/// use renderer_steering::core::{options::{explain_fields, STEER_ARGUMENTS}, Json};
-/// let args = Json::of(&serde_json::json!({ "threadId": 5 }));
-/// let refused = explain_fields(&args, STEER_ARGUMENTS, &|key| key.to_string()).unwrap();
-/// assert_eq!(refused.to_string(), "threadId must be a string of at most 4096 characters (got 5)");
+/// assert!(renderer_steering::core::options::STEER_ARGUMENTS.contains("threadId: string"));
 /// ```
-// One copy for every caller: it only runs when a read already failed.
-#[inline(never)]
-pub fn explain_fields(fields: &Json, rules: &[FieldRule], name: &dyn Fn(&str) -> String) -> Option<OptionError> {
-    let entries = fields.entries()?;
-    rules.iter().find_map(|rule| {
-        // The last of a repeated key counts, as in `JSON.parse`.
-        let given = entries.iter().rev().find(|(key, _)| key == rule.key).map(|(_, value)| Given::of_json(value));
-        let given = given.unwrap_or(Given::Undefined);
-        if given == Given::Undefined && !rule.required {
-            return None;
-        }
-        required(&name(rule.key), rule.accepts, &given).err()
-    })
-}
+pub const STEER_ARGUMENTS: &str = "the steer arguments must be { threadId: string, input: content items, expectedTurnId?: string | null, clientUserMessageId?: string | null, pendingTurnStart?: boolean }";
 
-/// Why a draft (a JSON array) cannot be read as content items: the first
-/// item that is not an object with a string `type`, or whose `text`,
-/// `mimeType` or `data` is not a string.
-///
-/// ```
-/// use renderer_steering::core::{options::explain_items, Json};
-/// let draft = Json::of(&serde_json::json!([{ "type": "text", "text": 5 }]));
-/// assert_eq!(explain_items(&draft).to_string(), "the text of content item 0 must be a string or null (got 5)");
-/// ```
-pub fn explain_items(draft: &Json) -> OptionError {
-    let unreadable = || OptionError::Unreadable { option: "the draft".into(), reason: "an item repeats a key".into() };
-    let Ok(items) = draft.read::<Vec<&RawValue>>() else {
-        return OptionError::refused("the draft", Accepts::ContentItems, Given::of_json(draft));
-    };
-    for (i, item) in items.iter().enumerate() {
-        let given = Given::of_json_text(item.get());
-        if given != Given::Object {
-            return OptionError::refused(format!("content item {i}"), Accepts::ContentItem, given);
-        }
-        let item = Json::parse(item.get().to_string()).unwrap_or_else(|_| Json::null());
-        if let Some(refused) = explain_fields(&item, CONTENT_ITEM, &|key| format!("the {key} of content item {i}")) {
-            return refused;
-        }
+#[cfg(test)]
+mod tests {
+    use super::{Accepts, MAX_ID_UNITS};
+    use crate::core::timeouts::MAX_TIMEOUT_MS;
+
+    #[test]
+    fn the_written_out_limits_are_the_limits_in_force() {
+        assert!(Accepts::WholeMilliseconds.to_string().ends_with(&format!(" to {MAX_TIMEOUT_MS}")));
+        assert!(Accepts::Milliseconds.to_string().ends_with(&format!(" to {MAX_TIMEOUT_MS}")));
+        assert!(Accepts::Id.to_string().contains(&format!(" {MAX_ID_UNITS} characters")));
     }
-    unreadable()
 }

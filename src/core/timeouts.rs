@@ -80,7 +80,7 @@ impl Timeouts {
     /// let t = Timeouts::from_given("options.timeouts", &keys, given).unwrap();
     /// assert_eq!((t.decide_ms, t.steer_ms), (500, 30_000));
     /// let refused = Timeouts::from_given("options.timeouts", &keys, |_| Given::Number(1e300)).unwrap_err();
-    /// assert_eq!(refused.to_string(), "options.timeouts.decideMs must be a whole number of milliseconds from 0 to 2147483647 (got 1e+300)");
+    /// assert_eq!(refused.to_string(), "options.timeouts.decideMs must be a whole number of milliseconds from 0 to 2147483647 (got 1e300)");
     /// ```
     pub fn from_given(within: &str, keys: &[String], mut value_of: impl FnMut(&str) -> Given) -> Result<Timeouts, OptionError> {
         if let Some(key) = keys.iter().find(|key| !TIMEOUT_KEYS.contains(&key.as_str())) {

@@ -16,7 +16,7 @@ use crate::core::codexhost::{CodexhostEngine, CodexhostOutcome, SteerRequest};
 use crate::core::content::MAX_DRAFT_BYTES;
 use crate::core::error::OptionError;
 use crate::core::given::Given;
-use crate::core::options::{explain_fields, required, Accepts, STEER_ARGUMENTS};
+use crate::core::options::{required, Accepts, STEER_ARGUMENTS};
 use crate::core::timeouts::bound_from_ms;
 use crate::core::{Failure, Json, ReadError, SteeringError, Trace};
 
@@ -190,7 +190,7 @@ fn steer_request(fields: Result<String, FieldRefused>, timeout_ms: &JsValue) -> 
     // Explained only on failure: well-formed arguments are read once.
     let mut request: SteerRequest = match serde_json::from_str(&text) {
         Ok(request) => request,
-        Err(e) => return Err(explain_steer(text, &e)),
+        Err(e) => return Err(explain_steer(&text, &e)),
     };
     for (what, id) in [
         ("threadId", Some(&request.thread_id)),
@@ -214,14 +214,10 @@ fn steer_request(fields: Result<String, FieldRefused>, timeout_ms: &JsValue) -> 
 }
 
 /// Why steer arguments the front door read could not be read as a steer
-/// (`error`, the parser's): the first field that is not what it takes, in
-/// the package's words.
-fn explain_steer(text: String, error: &serde_json::Error) -> Failure {
-    let read = ReadError::new(error, &text);
-    match Json::parse(text).ok().and_then(|fields| explain_fields(&fields, STEER_ARGUMENTS, &str::to_string)) {
-        Some(refused) => refused.into(),
-        None => Failure::invalid_input(format!("the steer arguments cannot be read: {read}")),
-    }
+/// (`error`, the parser's), in the package's words: what they must be, and
+/// the field and value just before the fault.
+fn explain_steer(text: &str, error: &serde_json::Error) -> Failure {
+    Failure::invalid_input(format!("{STEER_ARGUMENTS}: {}", ReadError::new(error, text)))
 }
 
 fn outcome_to_js(outcome: &CodexhostOutcome) -> JsValue {

@@ -9,7 +9,7 @@ use wasm_bindgen::prelude::*;
 
 use super::boundary::{own_field, read_draft, read_typed, MAX_ARGUMENT_UNITS, MAX_ID_UNITS};
 use super::failure::to_js_error;
-use super::options::{check_options, field, thrown};
+use super::options::{check_options, field, optional_function, thrown};
 use crate::core::content::steer_text;
 use crate::core::{Failure, Json, RpcError, SteeringError, Trace};
 
@@ -26,18 +26,25 @@ pub fn desktop_steer_text(input: JsValue) -> Option<String> {
     read_draft(&input).ok().and_then(|draft| steer_text(&draft).ok())
 }
 
-/// `installDesktopSteering`'s `options` checked (absent, or an object;
-/// refused in the package's words otherwise), and its `timeouts`, which
-/// the hook's decider reads and checks as `options.timeouts`.
+/// `installDesktopSteering`'s `options` checked (absent, or an object
+/// whose `onReconcile` is absent or a function; refused in the package's
+/// words otherwise), read once: `[timeouts, onReconcile]`. The hook's
+/// decider reads and checks `timeouts` as `options.timeouts`.
 ///
 /// ```js
-/// const decider = new CodexhostSteering({ request, timeouts: __desktopTimeouts(options) });
+/// const read = __desktopOptions(options);
+/// const decider = new CodexhostSteering({ request, timeouts: read[0] });
 /// ```
-#[wasm_bindgen(js_name = __desktopTimeouts, skip_typescript)]
-pub fn desktop_timeouts(options: JsValue) -> Result<JsValue, JsError> {
-    check_options(&options, "{ timeouts? }", false).map_err(thrown)?;
-    Ok(field(&options, "timeouts"))
+#[wasm_bindgen(js_name = __desktopOptions, skip_typescript)]
+pub fn desktop_options(options: JsValue) -> Result<js_sys::Array, JsError> {
+    check_options(&options, "{ timeouts?, onReconcile? }", false).map_err(thrown)?;
+    let on_reconcile = optional_function(&options, "onReconcile", RECONCILE_SHAPE).map_err(thrown)?;
+    let on_reconcile = on_reconcile.map_or(JsValue::UNDEFINED, JsValue::from);
+    Ok(js_sys::Array::of2(&field(&options, "timeouts"), &on_reconcile))
 }
+
+/// The shape `options.onReconcile` takes, for its error.
+const RECONCILE_SHAPE: &str = "({ threadId, clientUserMessageId, presented, delivery, turnId }) => void";
 
 /// The `SteeringError` one of the hook's own failures rejects with; its
 /// `draft` is `input`, the desktop's own array, by identity. `kind` names

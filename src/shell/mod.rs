@@ -26,7 +26,7 @@ mod types;
 
 pub use acp::AcpSteering;
 pub use codexhost::CodexhostSteering;
-pub use desktop::{desktop_steer_text, desktop_timeouts, hook_failure};
+pub use desktop::{desktop_options, desktop_steer_text, hook_failure};
 pub use desktop_core::DesktopCore;
 
 use wasm_bindgen::prelude::*;

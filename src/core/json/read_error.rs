@@ -53,9 +53,11 @@ impl ReadError {
         let end = if error.line() == 1 { error.column().min(text.len()) } else { 0 };
         let end = (0..=end).rev().find(|&i| text.is_char_boundary(i)).unwrap_or(0);
         let start = (end.saturating_sub(CONTEXT)..=end).find(|&i| text.is_char_boundary(i)).unwrap_or(end);
+        // serde_json writes `<sentence> at line L column C` (no place when line is 0).
         let written = error.to_string();
-        let place = format!(" at line {} column {}", error.line(), error.column());
-        let sentence = written.strip_suffix(&place).unwrap_or(&written);
+        let digits = |n: usize| n.checked_ilog10().map_or(1, |log| log as usize + 1);
+        let place = if error.line() == 0 { 0 } else { " at line  column ".len() + digits(error.line()) + digits(error.column()) };
+        let sentence = written.get(..written.len().saturating_sub(place)).unwrap_or(&written);
         let own = error.is_data() && !PARSER_SENTENCES.iter().any(|p| sentence.starts_with(p));
         ReadError {
             own: own.then(|| sentence.to_string()),
