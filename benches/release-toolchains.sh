@@ -7,7 +7,9 @@
 #  - pinned nightly (release-toolchain.toml): std rebuilt for size
 #    (`-Zbuild-std`), panics without source paths (`-Zlocation-detail=none`),
 #    derived Debug as the type name only (`-Zfmt-debug=shallow`), and the
-#    same inline threshold: what scripts/wasm-release.sh ships.
+#    same inline threshold, and the crate's nightly-only `size-first`
+#    feature (the desktop core's functions built for size): what
+#    scripts/build-pkg.sh ships.
 # Not part of CI (two full release builds). With --write-docs it also
 # rewrites the figures block of docs/toolchain.md.
 set -euo pipefail
@@ -33,7 +35,7 @@ CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUSTFLAGS="$INLINE" \
   cargo build --quiet --release --target wasm32-unknown-unknown --target-dir target/stable-release --lib -p renderer_steering
 sizes stable target/stable-release/wasm32-unknown-unknown/release/renderer_steering.wasm
 
-bash scripts/wasm-release.sh target/size-first --lib -p renderer_steering
+bash scripts/wasm-release.sh target/size-first --lib -p renderer_steering --features size-first
 sizes "$(bash scripts/release-toolchain.sh name)" target/size-first/wasm32-unknown-unknown/release/renderer_steering.wasm
 
 if [ "${1:-}" = "--write-docs" ]; then

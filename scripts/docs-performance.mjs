@@ -39,7 +39,7 @@ function chromiumVersion() {
 
 const from = process.argv.indexOf("--from");
 const output = from > 0 ? readFileSync(process.argv[from + 1], "utf8") : await runBench();
-if (!output.includes("Round trips before the steer") || !output.includes("targets, this run:")) {
+if (!output.includes("Round trips before the steer") || !output.includes("guards, this run:")) {
   throw new Error("that does not look like the output of `npm run bench`; the page was not changed");
 }
 const cpu = cpus();
