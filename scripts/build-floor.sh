@@ -8,9 +8,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export PATH="$HOME/.cargo/bin:$PATH"
-[ -f target/toolchain.env ] || bash scripts/toolchain.sh >/dev/null
-# shellcheck disable=SC1091
-source target/toolchain.env
+[ -f target/toolchain.ready ] || bash scripts/toolchain.sh >/dev/null
 TARGET_DIR=${CARGO_TARGET_DIR:-target}
 OUT=target/floor-pkg
 # Not a workspace member: its own lockfile and target dir.

@@ -3,9 +3,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export PATH="$HOME/.cargo/bin:$PATH"
-[ -f target/toolchain.env ] || bash scripts/toolchain.sh
-# shellcheck disable=SC1091
-source target/toolchain.env
+[ -f target/toolchain.ready ] || bash scripts/toolchain.sh
 TARGET_DIR=${CARGO_TARGET_DIR:-target}
 # Size-first std and flags (scripts/wasm-release.sh), in a target dir of its
 # own: its flags differ from the test builds', which would otherwise rebuild.

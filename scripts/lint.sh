@@ -13,8 +13,6 @@ for manifest in Cargo.toml fuzz/Cargo.toml benches/size-floor/Cargo.toml; do
 done
 echo "clippy (native, all targets)"
 cargo clippy --quiet --workspace --all-targets -- -D warnings
-# shellcheck disable=SC1091
-source target/toolchain.env
 echo "clippy (wasm32: library and wasm tests)"
 cargo clippy --quiet --lib --tests --target wasm32-unknown-unknown -p renderer_steering -- -D warnings
 echo "lint: clean"

@@ -7,8 +7,6 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 export PATH="$HOME/.cargo/bin:$PATH"
 command -v twiggy >/dev/null || cargo install twiggy --locked
-# shellcheck disable=SC1091
-source target/toolchain.env
 TARGET_DIR=${CARGO_TARGET_DIR:-target}
 OUT=target/size-report
 rm -rf "$OUT" && mkdir -p "$OUT"

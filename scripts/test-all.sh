@@ -37,8 +37,7 @@ layer() { # name command...
 }
 
 wasm_pack_test() { # browser flags...
-  ( source target/toolchain.env
-    if [ -n "${USE_BROWSER:-}" ]; then export WASM_BINDGEN_USE_BROWSER=1; else unset WASM_BINDGEN_USE_BROWSER; fi
+  ( if [ -n "${USE_BROWSER:-}" ]; then export WASM_BINDGEN_USE_BROWSER=1; else unset WASM_BINDGEN_USE_BROWSER; fi
     wasm-pack test "$@" -- --test 'wasm_*' )
 }
 

@@ -1,11 +1,10 @@
 #!/usr/bin/env bash
 # Installs everything the build and the tests need; idempotent (skips what is
 # present) and loud (says what it installs; on failure names the missing piece
-# and the command that failed). Writes target/toolchain.env for the wasm build.
+# and the command that failed). Writes target/toolchain.ready once all is in place.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 mkdir -p target
-ENV_FILE=target/toolchain.env
 export PATH="$HOME/.cargo/bin:$PATH"
 
 say() { echo "[toolchain] $*"; }
@@ -42,7 +41,6 @@ command -v cargo >/dev/null || fail "cargo (rustup)" "command -v cargo"
 if rustup target list --installed 2>/dev/null | grep -qx wasm32-unknown-unknown; then say "present: rustup target wasm32-unknown-unknown"
 else run "rustup's wasm32 target" timeout 600 rustup target add wasm32-unknown-unknown; fi
 run "the release toolchain (release-toolchain.toml)" bash scripts/release-toolchain.sh install
-echo '# rustup provides wasm32-unknown-unknown (stable) and the release toolchain' > "$ENV_FILE"
 
 # 2. wasm-bindgen-cli at exactly the version in Cargo.lock, wasm-pack.
 [ -f Cargo.lock ] || run "Cargo.lock" cargo generate-lockfile
@@ -59,4 +57,5 @@ cargo_install geckodriver "" geckodriver
 #    provides wasm-opt 132: Debian's 108 breaks wasm-bindgen's externref table).
 if npm ls --depth=0 >/dev/null 2>&1; then say "present: npm dev dependencies"
 else say "installing (npm): dev dependencies"; run "npm dev dependencies" npm install --no-audit --no-fund --loglevel=error; fi
+touch target/toolchain.ready
 say "ready"
