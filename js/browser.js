@@ -4,10 +4,10 @@
 // origin (esbuild, Rollup, webpack, Vite, IIFE bundles and file:// pages).
 // Inflated with DecompressionStream into a streaming compile. The fetch-based
 // alternative is `renderer-steering/url` (docs/bundlers.md compares them).
-import { api } from "./api.js";
+import { init as load } from "./driver/module.js";
 import wasmGzipBase64 from "./wasm-inline.js";
 
-export * from "./exports.js";
+export * from "./api/exports.js";
 
 function decode(base64) {
   if (typeof Uint8Array.fromBase64 === "function") return Uint8Array.fromBase64(base64);
@@ -27,5 +27,5 @@ function embedded() {
 
 /** Loads the WebAssembly module: concurrent calls share one load; a failed load can be retried. */
 export function init(source) {
-  return api.init(source, embedded);
+  return load(source, embedded);
 }

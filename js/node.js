@@ -1,8 +1,8 @@
 // Node entry (`node` condition): `await init()` reads the .wasm next to this file from disk.
 import { readFile } from "node:fs/promises";
-import { api } from "./api.js";
+import { init as load } from "./driver/module.js";
 
-export * from "./exports.js";
+export * from "./api/exports.js";
 
 /**
  * What to read from disk (Node's fetch cannot read files): a `file:` URL
@@ -22,6 +22,6 @@ function fileToRead(source) {
 /** Loads the WebAssembly module: concurrent calls share one load; a failed load can be retried. */
 export function init(source) {
   const file = fileToRead(source);
-  if (file) return api.init(undefined, () => readFile(file), true);
-  return api.init(source, () => readFile(new URL("./renderer_steering_bg.wasm", import.meta.url)), true);
+  if (file) return load(undefined, () => readFile(file), true);
+  return load(source, () => readFile(new URL("./renderer_steering_bg.wasm", import.meta.url)), true);
 }

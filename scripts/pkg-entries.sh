@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The last step of build-pkg.sh (and of prepack when only js/ changed): puts
 # the package entries around the wasm-bindgen glue in pkg/.
-#  - copies the entries, the facade and the public .d.ts from js/;
+#  - copies the entries, the driver, the classes and the public .d.ts from js/;
 #  - embeds the .wasm, gzip'd and base64'd, in pkg/wasm-inline.js (the
 #    default browser entry: nothing to fetch, nothing for a bundler to copy);
 #  - trims the glue's .d.ts of its loader declarations (InitInput, initSync,
@@ -15,7 +15,13 @@ put() { # source destination
   cmp -s "$1" "$2" && return 0
   cp "$1" "$2.tmp.$$" && mv -f "$2.tmp.$$" "$2"
 }
-for f in api.js browser.js desktop.js desktop-active-turn.js desktop-driver.js desktop-new-turn.js desktop-safety.js exports.js facade.js fields.js node.js steering-error.js url.js index.d.ts; do put "js/$f" "pkg/$f"; done
+# The entries and the public types at the top; the driver, the classes and
+# the desktop hook in their folders, as in js/.
+for f in browser.js node.js url.js index.d.ts; do put "js/$f" "pkg/$f"; done
+for dir in api driver desktop; do
+  mkdir -p "pkg/$dir"
+  for f in js/$dir/*.js; do put "$f" "pkg/$dir/$(basename "$f")"; done
+done
 if [ ! pkg/wasm-inline.js -nt pkg/renderer_steering_bg.wasm ]; then
   { printf 'export default "'; gzip -9 -n -c pkg/renderer_steering_bg.wasm | base64 -w0; printf '";\n'; } > "pkg/wasm-inline.js.tmp.$$"
   mv -f "pkg/wasm-inline.js.tmp.$$" pkg/wasm-inline.js

@@ -37,6 +37,7 @@
 #![warn(unreachable_pub)]
 #![warn(missing_debug_implementations)]
 
+pub mod bridge;
 pub mod core;
 
 #[cfg(target_arch = "wasm32")]

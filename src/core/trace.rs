@@ -108,7 +108,7 @@ mod tests {
     fn every_path_a_trace_names_is_in_the_typescript_union() {
         use crate::core::acp::SteerPath;
         use crate::core::codexhost::decision::Probe;
-        let source = include_str!("../shell/types.rs");
+        let source = include_str!("../../js/index.d.ts");
         let start = source.find("export type TracePath =").expect("TracePath is declared");
         let body = &source[start + "export type TracePath =".len()..];
         let body = &body[..body.find(';').expect("the union ends")];

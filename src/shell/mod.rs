@@ -1,35 +1,27 @@
-//! The wasm shell: wasm-bindgen classes that drive the sans-IO core with
-//! JS promises, timers and the transport the embedding app supplies.
+//! The wasm shell: the bridge exported to JavaScript, and nothing else. The
+//! module imports none of the package's JavaScript; data goes in and data
+//! comes out, so no JavaScript runs while Rust holds any state.
 //!
-//! ```ignore
-//! // JavaScript:
-//! import { init, CodexhostSteering } from "renderer-steering";
-//! await init();
-//! const steering = new CodexhostSteering({ request: (m, p, o) => rpc.request(m, p, o) });
+//! ```js
+//! // JavaScript (the package's driver, js/driver/engine.js, does this):
+//! const answer = JSON.parse(step(0, JSON.stringify({ limits: {} }), ""));
 //! ```
 
-mod acp;
-mod arguments;
-mod boundary;
-mod codexhost;
-mod convert;
-mod desktop;
-mod desktop_core;
-mod driver;
-mod failure;
-mod hooks;
-mod ids;
-mod options;
-mod timer;
-mod transport;
-mod types;
-
-pub use acp::AcpSteering;
-pub use codexhost::CodexhostSteering;
-pub use desktop::{desktop_options, desktop_steer_text, hook_failure};
-pub use desktop_core::DesktopCore;
+use std::cell::RefCell;
 
 use wasm_bindgen::prelude::*;
+
+use crate::bridge::Bridge;
+
+// The wasm heap: talc, not std's default (dlmalloc): a smaller wasm and no
+// slower per steer. Safe to build: no `unsafe` here, and the module is
+// single-threaded (no atomics).
+#[global_allocator]
+static ALLOCATOR: talc::wasm::WasmDynamicTalc = talc::wasm::new_wasm_dynamic_allocator();
+
+thread_local! {
+    static BRIDGE: RefCell<Bridge> = RefCell::new(Bridge::default());
+}
 
 /// Runs once when the module is instantiated: makes panics readable in the
 /// console (bad input never panics; this is for bugs).
@@ -39,47 +31,26 @@ use wasm_bindgen::prelude::*;
 /// ```
 #[wasm_bindgen(start)]
 pub fn start() {
-    std::panic::set_hook(Box::new(|info| {
-        console_error_panic_hook::hook(info);
-        PANIC_LISTENER.with(|listener| {
-            if let Some(listener) = listener.take() {
-                // Caught import: a throwing listener cannot unwind through wasm.
-                let _ = listener.call1(&JsValue::NULL, &JsValue::from_str(&info.to_string()));
-            }
-        });
-    }));
+    console_error_panic_hook::set_once();
 }
 
-// The wasm heap: talc, not std's default (dlmalloc): a smaller wasm and no
-// slower per steer. Safe to
-// build: no `unsafe` here, and the module is single-threaded (no atomics).
-#[global_allocator]
-static ALLOCATOR: talc::wasm::WasmDynamicTalc = talc::wasm::new_wasm_dynamic_allocator();
-
-thread_local! {
-    static PANIC_LISTENER: std::cell::Cell<Option<js_sys::Function>> = const { std::cell::Cell::new(None) };
-}
-
-/// Registers the function the package entry calls when the module is about
-/// to trap (a bug: bad input never panics). The entry uses it to make every
-/// later call fail fast with a clear error instead of a broken module.
+/// One call of an engine (`handle`; 0 is the module): `input` names what
+/// happened, `payload` is the JSON text it carries; answers JSON text (see
+/// `bridge`). The borrow is never held while JavaScript runs: nothing here
+/// calls JavaScript.
 ///
 /// ```js
-/// __setPanicListener((message) => { dead = message; });
+/// const { value } = JSON.parse(step(0, '{"limits":{}}', ""));
 /// ```
-#[wasm_bindgen(js_name = __setPanicListener)]
-pub fn set_panic_listener(listener: js_sys::Function) {
-    PANIC_LISTENER.with(|slot| slot.set(Some(listener)));
+#[wasm_bindgen]
+pub fn step(handle: u32, input: &str, payload: &str) -> String {
+    BRIDGE.with(|bridge| bridge.borrow_mut().step(handle, input, payload))
 }
 
 /// The package version.
 ///
-/// ```ignore
-/// console.log(version()); // "0.1.0"
-/// ```
-///
 /// ```js
-/// console.log(version());
+/// console.log(version()); // "0.1.0"
 /// ```
 #[wasm_bindgen]
 pub fn version() -> String {

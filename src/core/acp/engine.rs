@@ -8,7 +8,7 @@ mod lifecycle;
 mod prompts;
 
 pub use closed::MAX_CLOSED_SESSIONS;
-pub use lifecycle::PromptVerdict;
+pub use lifecycle::{PromptToken, PromptVerdict};
 
 use std::collections::VecDeque;
 
@@ -93,6 +93,8 @@ pub struct Acp {
     quiet_told: VecDeque<String>,
     /// Sessions whose composer state may have changed since the last report.
     touched: SortedSet<String>,
+    /// Sessions made so far: the next one's generation.
+    generations: u64,
 }
 
 /// One ACP connection's steering engine.
@@ -127,6 +129,7 @@ impl AcpEngine {
             told_closed: SortedSet::new(),
             quiet_told: VecDeque::new(),
             touched: SortedSet::new(),
+            generations: 0,
         };
         Engine::with_dialect(timeouts, dialect)
     }
@@ -190,7 +193,11 @@ impl AcpEngine {
     }
 
     fn session(&mut self, session_id: &str) -> &mut Session {
-        self.dialect.sessions.get_or_insert_with(session_id.to_string(), Default::default)
+        let generations = &mut self.dialect.generations;
+        self.dialect.sessions.get_or_insert_with(session_id.to_string(), || {
+            *generations += 1;
+            Session { generation: *generations, ..Session::default() }
+        })
     }
 
     /// Sends the op now in flight: a steer when a turn runs, else a prompt.

@@ -16,6 +16,6 @@ pub(crate) mod session;
 pub(crate) mod wire;
 
 pub use capabilities::{Capabilities, SteerPath};
-pub use engine::{AcpEngine, PromptVerdict, MAX_CLOSED_SESSIONS, MAX_QUIET_TOLD};
+pub use engine::{AcpEngine, PromptToken, PromptVerdict, MAX_CLOSED_SESSIONS, MAX_QUIET_TOLD};
 pub use outcome::AcpOutcome;
 pub use session::{ComposerState, InputMode};

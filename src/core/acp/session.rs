@@ -85,6 +85,9 @@ impl Handoff {
 /// Per-session state.
 #[derive(Debug, Default, Clone)]
 pub(crate) struct Session {
+    /// Which life of this session id it is: a prompt token names it, so an
+    /// answer to a prompt of a replaced session ends no later prompt.
+    pub generation: u64,
     /// `session/prompt` requests of this session not yet answered (the app's and ours).
     pub open_prompts: u32,
     /// A turn started by the agent itself (`startedNewTurn`) that no request owns.

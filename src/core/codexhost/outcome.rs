@@ -55,7 +55,8 @@ pub struct SteerOutcome {
 /// let o = CodexhostOutcome::Decided(Decision { delivery: Delivery::Official, trace: Default::default(), host_deduplicates: true });
 /// assert!(matches!(o, CodexhostOutcome::Decided(_)));
 /// ```
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(untagged)]
 pub enum CodexhostOutcome {
     /// From `decide()`.
     Decided(Decision),

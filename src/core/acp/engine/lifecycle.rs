@@ -26,6 +26,17 @@ pub struct PromptVerdict {
     pub superseded: bool,
 }
 
+/// Names one `session/prompt` the app sent ([`AcpEngine::prompt_sent`]'s
+/// answer), for [`AcpEngine::prompt_answered_for`].
+///
+/// ```
+/// # use renderer_steering::core::acp::AcpEngine;
+/// let mut e = AcpEngine::new(Default::default(), false);
+/// assert_eq!(e.prompt_sent("s"), e.prompt_sent("s"), "one life of a session, one token");
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct PromptToken(pub u64);
+
 impl AcpEngine {
     /// The `initialize` answer arrived: pick the path, open the composer, and
     /// start the messages that waited for it (each checked against the
@@ -122,10 +133,13 @@ impl AcpEngine {
     /// e.prompt_sent("s");
     /// assert_eq!(e.composer("s").mode, InputMode::Queue);
     /// ```
-    pub fn prompt_sent(&mut self, session_id: &str) {
-        self.session(session_id).open_prompts += 1;
+    pub fn prompt_sent(&mut self, session_id: &str) -> PromptToken {
+        let session = self.session(session_id);
+        session.open_prompts += 1;
+        let token = PromptToken(session.generation);
         self.dialect.touched.insert(session_id.into());
         self.flush_changes();
+        token
     }
 
     /// The app's `session/prompt` was answered (`{ stopReason, usage? }`).
@@ -140,6 +154,29 @@ impl AcpEngine {
     /// assert!(!e.prompt_answered("s", &serde_json::json!({"stopReason": "end_turn"}).into(), 0).superseded);
     /// ```
     pub fn prompt_answered(&mut self, session_id: &str, answer: &Json, now: u64) -> PromptVerdict {
+        self.prompt_answered_for(session_id, None, answer, now)
+    }
+
+    /// [`Self::prompt_answered`] for the prompt `token` names (what
+    /// [`Self::prompt_sent`] returned): the late answer of a prompt sent
+    /// before the session was replaced or closed is ignored, so it cannot
+    /// end the count of a prompt of the session's next life.
+    ///
+    /// ```
+    /// # use renderer_steering::core::acp::{AcpEngine, InputMode};
+    /// let mut e = AcpEngine::new(Default::default(), false);
+    /// e.initialized(&serde_json::json!({}).into(), 0);
+    /// let old = e.prompt_sent("s");
+    /// e.session_replaced("s");
+    /// let _new = e.prompt_sent("s");
+    /// e.prompt_answered_for("s", Some(old), &serde_json::json!({"stopReason": "end_turn"}).into(), 0);
+    /// assert_ne!(e.composer("s").mode, InputMode::Idle, "the new prompt still runs");
+    /// ```
+    pub fn prompt_answered_for(&mut self, session_id: &str, token: Option<PromptToken>, answer: &Json, now: u64) -> PromptVerdict {
+        let current = self.dialect.sessions.get(session_id).map(|s| s.generation);
+        if token.is_some_and(|token| Some(token.0) != current) {
+            return PromptVerdict { superseded: false };
+        }
         let session = self.session(session_id);
         session.open_prompts = session.open_prompts.saturating_sub(1);
         let superseded = self.first_prompt_answered(session_id, answer);

@@ -3,8 +3,8 @@
 // this steer (tagged `codexhostSteerDelivery: "activeTurn"` on the
 // activeTurn path, untouched on the official one; `desktop.js`). Here the
 // call and its bounded wait; the core classifies how it ended.
-import { attempt } from "./desktop-safety.js";
-import { packageFacts, verdict } from "./desktop-driver.js";
+import { attempt } from "./safety.js";
+import { packageFacts, verdict } from "./driver.js";
 
 /**
  * Runs the desktop's own steer for an official or activeTurn decision

@@ -5,8 +5,8 @@
 // when its `startTurn` handed the submission to its `steerTurn`. Here the
 // calls of the desktop and the host, and the submission built as the spec
 // says; every check, bound and outcome is the core's (src/core/desktop/).
-import { attempt, field, id, method, randomId, report, routeKey } from "./desktop-safety.js";
-import { packageFacts, verdict } from "./desktop-driver.js";
+import { attempt, field, id, method, randomId, report, routeKey } from "./safety.js";
+import { packageFacts, verdict } from "./driver.js";
 
 const PAUSE_REASON = "Interrupted before the steer was accepted.";
 

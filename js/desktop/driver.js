@@ -1,11 +1,11 @@
-// The desktop hook's driver over its engine core (`__DesktopCore`, the
-// rules in Rust: src/core/desktop/): it hands the core what was read from
+// The desktop hook's driver over its engine (`core.js`, the rules in Rust:
+// src/core/desktop/): it hands the core what was read from
 // the desktop, carries out the effects the core returns (ending waits,
 // releasing routes, taking the layer out, telling the app to reconcile),
 // and owns the one timer, set to the core's next deadline. Every wait on
 // the desktop or the host is one of the core's deadlines.
-import { api } from "./api.js";
-import { attempt, field, id, isSteeringError, report } from "./desktop-safety.js";
+import { DesktopCore } from "./core.js";
+import { attempt, field, id, isSteeringError, report } from "./safety.js";
 
 /** A promise and its resolve function. */
 function deferred() {
@@ -15,8 +15,9 @@ function deferred() {
 }
 
 export class Driver {
-  constructor(steerMs, onReconcile, restore) {
-    this.core = new api.__DesktopCore(steerMs);
+  /** A driver for the hook over the decider's engine (`decider`: its steer bound). */
+  constructor(decider, onReconcile, restore) {
+    this.core = new DesktopCore(decider);
     this.onReconcile = onReconcile;
     this.restore = restore;
     /** waitId -> resolve of a pending `wait`. */

@@ -14,11 +14,13 @@
 // engine, and nothing is written to a shared prototype: the wrappers live
 // on a layer between the manager and its own prototype, and dispose()
 // restores the chain exactly.
-import { api } from "./api.js";
-import { attempt, define, describe, field, HOOK_MARK, id, isSteeringError, method, report, routeKey } from "./desktop-safety.js";
-import { Driver, verdict } from "./desktop-driver.js";
-import { newTurn, plainStart, routedSteer } from "./desktop-new-turn.js";
-import { ownSteer } from "./desktop-active-turn.js";
+import { CodexhostSteering } from "../api/codexhost.js";
+import { readOptions } from "../driver/front-door.js";
+import { ready, step } from "../driver/module.js";
+import { attempt, define, describe, field, HOOK_MARK, id, isSteeringError, method, report, routeKey } from "./safety.js";
+import { Driver, verdict } from "./driver.js";
+import { newTurn, plainStart, routedSteer } from "./new-turn.js";
+import { ownSteer } from "./active-turn.js";
 
 /** The handle `installDesktopSteering` returns. */
 export class DesktopSteering {
@@ -67,19 +69,20 @@ if (typeof Symbol.dispose === "symbol") {
  * ```
  */
 export function installDesktopSteering(manager, options) {
-  api.ready();
+  ready();
   const names = ["steerTurn", "sendRequest", "startTurn", "getTurnCoordinator"];
   const [originalSteer, originalSend, ...rest] = names.map((name) => method(manager, name));
   if (!originalSteer || !originalSend || rest.some((f) => !f)) return null;
-  // `options` is checked by the engine (`__desktopOptions`, each field read
-  // once) before the hook is built, and its bounds by the decider, named as
-  // the caller wrote them.
-  const read = api.__desktopOptions(options);
-  const decider = new api.CodexhostSteering({
+  // `options` is checked by the engine (each field read once) before the
+  // hook is built, and its bounds by the decider, named as the caller wrote them.
+  const { read, values } = readOptions(options, ["timeouts", "onReconcile"]);
+  const checked = step(0, { desktopOptions: read });
+  if (checked.thrown !== undefined) throw new Error(checked.thrown);
+  const decider = new CodexhostSteering({
     request: (...args) => Reflect.apply(originalSend, manager, args),
-    timeouts: read[0],
+    timeouts: values.timeouts,
   });
-  const hook = new Hook(manager, originalSteer, originalSend, decider, read[1]);
+  const hook = new Hook(manager, originalSteer, originalSend, decider, values.onReconcile);
   try {
     hook.install();
   } catch (refused) {
@@ -95,7 +98,7 @@ class Hook {
     this.originalSteer = originalSteer;
     this.originalSend = originalSend;
     this.decider = decider;
-    this.driver = new Driver(Math.min(decider.__steerMs(), 2 ** 31 - 2), onReconcile, () => this.removeFromLayer("sendRequest", true));
+    this.driver = new Driver(CodexhostSteering.engineOf(decider), onReconcile, () => this.removeFromLayer("sendRequest", true));
     this.core = this.driver.core;
     /** steerId -> the result of a steer in flight (what a same-message call joins). */
     this.results = new Map();
@@ -244,7 +247,7 @@ class Hook {
     let error;
     try {
       const threadId = id(args[0]);
-      const text = threadId === undefined ? undefined : api.__steerText(args[1]);
+      const text = threadId === undefined ? undefined : this.core.steerText(args[1]);
       const follower = text !== undefined && this.isFollower(threadId);
       [step, error] = this.core.call("steer", [this.driver.identity(args[1]), follower], args[1], undefined, threadId, text, id(args[5]), id(field(args[2], "id")));
       if (step.do === "decide") {

@@ -2,19 +2,10 @@
 // hook's files: a throwing getter or a Proxy trap reads as absent, and a
 // call that throws becomes `{ threw }`. Nothing the desktop throws reaches
 // the engine: only what was read (strings, numbers, booleans) does.
-import { fieldOf } from "./fields.js";
+import { fieldOf } from "../driver/fields.js";
+import { limits } from "../driver/module.js";
 
-/** Longest id accepted (the engine's `MAX_ID_UNITS`). */
-const MAX_ID_UNITS = 4096;
-
-/** Logs a failure of app code; never throws, even if `console` does. */
-export function report(what, error) {
-  try {
-    console.error(`renderer-steering: ${what}`, error);
-  } catch {
-    // Nothing sensible is left to do.
-  }
-}
+export { randomId, report } from "../driver/report.js";
 
 /** `object[key]`, or undefined when absent, not an object, unreadable, or only on a shared built-in prototype (`fields.js`). */
 export const field = fieldOf;
@@ -27,7 +18,7 @@ export function method(object, key) {
 
 /** A string id of bounded length, or undefined. */
 export function id(value) {
-  return typeof value === "string" && value.length <= MAX_ID_UNITS ? value : undefined;
+  return typeof value === "string" && value.length <= limits.idUnits ? value : undefined;
 }
 
 /** Calls `fn` with `this`; a throw becomes `{ threw }` (nothing escapes). */
@@ -37,17 +28,6 @@ export function attempt(fn, self, args) {
   } catch (error) {
     return { threw: error };
   }
-}
-
-export function randomId() {
-  try {
-    if (typeof crypto?.randomUUID === "function") return crypto.randomUUID();
-  } catch {
-    // Fall back below.
-  }
-  let hex = "";
-  for (let i = 0; i < 4; i++) hex += Math.floor(Math.random() * 2 ** 32).toString(16).padStart(8, "0");
-  return hex;
 }
 
 /** A rejection this package made (passed through unchanged). */

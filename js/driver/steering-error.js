@@ -1,6 +1,7 @@
-// The class every rejection of the package is constructed from. The entry
-// hands it to the wasm module once at `init()` (`__setErrorClass`), so
-// errors built in Rust are `instanceof SteeringError` in every bundler.
+// The class every rejection of the package is constructed from, in the one
+// driver module every entry shares, so errors are `instanceof SteeringError`
+// in every bundler.
+import { defineErrorFields } from "./fields.js";
 
 /** A failed steer, send, revoke or replace: `kind`, `code`, `data`, `draft`, `trace`. */
 export class SteeringError extends Error {
@@ -35,4 +36,18 @@ export function isSteeringError(value, kind) {
   } catch {
     return false;
   }
+}
+
+/**
+ * The `SteeringError` of an engine's error report (`bridge`'s ErrorReport:
+ * kind, code, message, data, draft, trace, clientUserMessageId); `draft` is
+ * the caller's own input (by identity) when the call had one, else the
+ * report's. Every field is defined, not assigned (`defineErrorFields`):
+ * a frozen Error.prototype or a setter on a shared prototype can neither
+ * throw nor drop a field. Never throws.
+ */
+export function steeringError(report, draft) {
+  const error = new SteeringError(report.message);
+  defineErrorFields(error, report.kind, report.code, report.data, draft === undefined ? report.draft : draft, report.trace, report.clientUserMessageId);
+  return error;
 }

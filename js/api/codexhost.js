@@ -1,0 +1,93 @@
+// `CodexhostSteering`: steering for one codexhost (or Codex app-server)
+// connection, a plain class over the one engine driver.
+import { Engine, isFollower } from "../driver/engine.js";
+import { fieldOf } from "../driver/fields.js";
+import { described, describedId, readCall, readOptions } from "../driver/front-door.js";
+import { limits, ready, step } from "../driver/module.js";
+import { now, randomId } from "../driver/report.js";
+import { adopt, free, freeable, method } from "./instances.js";
+
+/** The steer's fields, each read once within its budget, the draft first. */
+let steerFields;
+function fieldsOfSteer() {
+  // Longest JSON text of an id field: every character escaped (`\uXXXX`).
+  const id = 6 * limits.idUnits + 2;
+  steerFields ??= [
+    ["input", limits.draftUnits],
+    ["threadId", id],
+    ["expectedTurnId", id],
+    ["clientUserMessageId", id],
+    ["pendingTurnStart", 16],
+    ["additionalContext", limits.argumentUnits],
+    ["responsesapiClientMetadata", limits.argumentUnits],
+  ];
+  return steerFields;
+}
+
+/**
+ * Steering for one codexhost connection.
+ *
+ * ```js
+ * const steering = new CodexhostSteering({ request: (method, params) => rpc.request(method, params) });
+ * const { turnId, delivery } = await steering.steer(
+ *   { threadId, expectedTurnId, input: [{ type: "text", text: "use pnpm" }] },
+ *   { present: (where) => showOptimistically(where), retract: () => unshow() },
+ * );
+ * ```
+ */
+export class CodexhostSteering {
+  /** `new CodexhostSteering({ request, timeouts?, streamRole? })`. */
+  constructor(options) {
+    ready();
+    const { read, values } = readOptions(options, ["request", "timeouts", "streamRole"]);
+    const out = step(0, { open: { codexhost: read } });
+    if (out.thrown !== undefined) throw new Error(out.thrown);
+    adopt(this, CodexhostSteering, new Engine(out.value.handle, values.request, values.streamRole));
+  }
+
+  /** Asks the host how `text` would be delivered on `threadId`; sends no steer. */
+  decide(args) {
+    return method(this, CodexhostSteering, "decide", { async: true }, (engine) => {
+      const input = { now: now(), threadId: describedId(fieldOf(args, "threadId")), text: described(fieldOf(args, "text"), limits.draftUnits) };
+      return engine.submit({ decide: input }, "", undefined, undefined);
+    });
+  }
+
+  /** Steers the running turn: decide, present, send, reconcile. Rejects with a `SteeringError` whose `draft` is the input, untouched. */
+  steer(args, hooks) {
+    return method(this, CodexhostSteering, "steer", { async: true, draft: fieldOf(args, "input") }, (engine) => {
+      const record = readCall(args, fieldsOfSteer(), hooks);
+      const threadId = record.threadId;
+      const follower =
+        engine.streamRole && record.refused === undefined && typeof threadId === "string" ? isFollower(engine.streamRole, threadId) : undefined;
+      const input = { now: now(), freshId: randomId(), follower, timeoutMs: record.timeoutMs, refused: record.refused };
+      return engine.submit({ steer: input }, record.text, record, record.input);
+    });
+  }
+
+  /** Rejects decisions and steers in progress with `disposed`; sends nothing more. */
+  dispose() {
+    try {
+      method(this, CodexhostSteering, "dispose", {}, (engine) => engine.run({ dispose: {} }));
+    } catch {
+      // A no-op once freed, after the module stopped, or on no instance.
+    }
+  }
+
+  /** The host connection was replaced: probe missing methods again. */
+  connectionReplaced() {
+    method(this, CodexhostSteering, "connectionReplaced", {}, (engine) => engine.run({ connectionReplaced: {} }));
+  }
+
+  /** Submissions, lanes and requests still held (0 once all settle). */
+  liveState() {
+    return method(this, CodexhostSteering, "liveState", {}, (engine) => engine.run({ liveState: {} }).value);
+  }
+
+  /** The engine behind this instance (for the desktop hook, which drives it). @internal */
+  static engineOf(steering) {
+    return method(steering, CodexhostSteering, "engine", {}, (engine) => engine);
+  }
+}
+freeable(CodexhostSteering);
+export { free };

@@ -1,0 +1,74 @@
+// The desktop hook's engine (src/core/desktop/, behind the bridge), called
+// one way like every engine: what the hook read of the desktop goes in as
+// data, the step to take comes out. A refusal's `SteeringError` is built
+// here, its `draft` the hook's own array by identity.
+import { readRejection } from "../driver/host.js";
+import { fieldOf } from "../driver/fields.js";
+import { draftText } from "../driver/front-door.js";
+import { step } from "../driver/module.js";
+import { steeringError } from "../driver/steering-error.js";
+
+/** Longest description of a failure kept. */
+const MAX_WORDS = 1000;
+
+/** A short, never-throwing description of what a desktop call failed with. */
+function words(error) {
+  try {
+    if (typeof error === "string") return error.slice(0, MAX_WORDS);
+    const message = fieldOf(error, "message");
+    if (typeof message === "string") return message.slice(0, MAX_WORDS);
+  } catch {
+    // A Proxy or a throwing getter: the generic words below.
+  }
+  return "the call failed";
+}
+
+/** What the engine reads of a rejection (`bridge::Rejection`). */
+export function rejection(error) {
+  const read = readRejection(error);
+  return { code: read.code, message: read.message, data: read.data, words: words(error) };
+}
+
+export class DesktopCore {
+  /** The hook over the codexhost engine `decider` (its steer bound). */
+  constructor(decider) {
+    const out = step(0, { open: { desktop: { decider: decider.handle } } });
+    if (out.thrown !== undefined) throw new Error(out.thrown);
+    this.handle = out.value.handle;
+    this.disposed = false;
+  }
+
+  /**
+   * One call (`src/bridge/desktop.rs` lists them): `n` its numbers and
+   * flags, `draft` the hook's input (a refusal's `draft`), `error` a wait's
+   * rejection, `s` its strings. Answers `[step, error]` for a step, else
+   * the call's plain value.
+   */
+  call(op, n, draft, error, ...s) {
+    const input = { op, n: n.map(Number), s, error: error === undefined ? undefined : rejection(error) };
+    const out = step(this.handle, { call: input });
+    if (op === "dispose") this.disposed = true;
+    const failed = out.error === undefined ? undefined : steeringError(out.error, draft);
+    if (op === "routedThrew") return failed;
+    if (out.value !== null && typeof out.value === "object" && "do" in out.value) return [out.value, failed];
+    return out.value;
+  }
+
+  /** `{ effects, next }`: what to carry out now, and the next deadline (or null). */
+  effects() {
+    const out = step(this.handle, { effects: {} });
+    this.disposed = out.value.disposed;
+    return { effects: out.value.effects, next: out.timer };
+  }
+
+  /** The text a desktop steer's draft carries, when it is text only (else undefined). */
+  steerText(input) {
+    const [refused, payload] = draftText(input);
+    return step(this.handle, { steerText: { refused } }, payload).value ?? undefined;
+  }
+
+  /** Frees it in the module. */
+  close() {
+    step(0, { close: { handle: this.handle } });
+  }
+}

@@ -1,0 +1,172 @@
+// The one driver of every engine (codexhost, ACP, and the desktop hook's
+// decider): it hands the engine what happened, as data (`step`), and
+// carries out the steps it answers, in order: calls the app's transport,
+// runs the presentation hooks, settles promises, tells the app of changes,
+// and keeps the one timer at the engine's next deadline. It decides
+// nothing: every rule is in the Rust core.
+import { callHost } from "./host.js";
+import { fieldOf } from "./fields.js";
+import { callHook } from "./front-door.js";
+import { isStopped, owe, step } from "./module.js";
+import { now, report } from "./report.js";
+import { steeringError } from "./steering-error.js";
+import { Timer } from "./timer.js";
+
+/**
+ * Engines that owe a promise: held (strongly) until it settles, so an app
+ * that keeps only the promise still gets its answer within the bound
+ * instead of the collector freeing the engine while the promise is pending.
+ */
+const owing = new Set();
+
+/**
+ * True when the app's `streamRole(key)` says `follower` (`"follower"` or
+ * `{ role: "follower" }`); a throwing callback reads as "not a follower".
+ */
+export function isFollower(streamRole, key) {
+  try {
+    let role = streamRole(key);
+    if (role !== null && typeof role === "object") role = fieldOf(role, "role");
+    return role === "follower";
+  } catch {
+    return false;
+  }
+}
+
+export class Engine {
+  /** Engine `handle` of the module, sending through `request`; `streamRole` when the app gave one. */
+  constructor(handle, request, streamRole) {
+    this.handle = handle;
+    this.request = request;
+    this.streamRole = typeof streamRole === "function" ? streamRole : undefined;
+    /** op -> [{ resolve, reject, original }] */
+    this.waiters = new Map();
+    /** op -> the call record (hooks, requestOptions) */
+    this.records = new Map();
+    this.timer = new Timer(() => this.safely({ tick: { now: now() } }, ""));
+    this.depth = 0;
+    this.deadline = null;
+    this.onChange = undefined;
+    this.closed = false;
+    this.releaseWhenIdle = false;
+  }
+
+  /**
+   * One step: the engine's output (`value`, `error`) once its steps are
+   * carried out; `before(output)` runs first (a submission registers its
+   * waiter there, before any step can settle it). Throws the message of a
+   * constructor-style refusal, or the module's stop error.
+   */
+  run(input, payload = "", before) {
+    if (this.closed) return { value: undefined };
+    const out = step(this.handle, input, payload);
+    if (out.thrown !== undefined) throw new Error(out.thrown);
+    this.deadline = out.timer;
+    before?.(out);
+    this.depth++;
+    try {
+      for (const s of out.steps ?? []) this.carry(s);
+    } finally {
+      this.depth--;
+    }
+    // Armed once the outermost step is done, for the latest deadline (a hook may have stepped again).
+    if (this.depth === 0 && !this.closed) this.timer.arm(this.deadline, now());
+    return out;
+  }
+
+  /** A step from a callback (an answer, the timer): nothing may throw out of it. */
+  safely(input, payload) {
+    try {
+      this.run(input, payload);
+    } catch (error) {
+      if (!isStopped()) report("an engine step failed", error);
+    }
+  }
+
+  /**
+   * A submission: a promise of its outcome, or rejected at once with the
+   * engine's refusal. `record` holds the call's hooks and request options;
+   * a rejection's `draft` is `original` (the caller's input) itself.
+   */
+  submit(input, payload, record, original) {
+    let promise;
+    const out = this.run(input, payload, (out) => {
+      const op = out.value?.op;
+      if (op === undefined) return;
+      if (record !== undefined) this.records.set(op, record);
+      promise = new Promise((resolve, reject) => {
+        const list = this.waiters.get(op);
+        if (list) list.push({ resolve, reject, original });
+        else this.waiters.set(op, [{ resolve, reject, original }]);
+      });
+      owing.add(this);
+    });
+    if (out.error !== undefined) return Promise.reject(steeringError(out.error, original));
+    if (promise === undefined) return Promise.reject(new Error("renderer-steering: this engine was freed"));
+    return owe(promise);
+  }
+
+  carry(s) {
+    if (s.send) this.send(s.send);
+    else if (s.present) callHook(this.records.get(s.present.op), "present", s.present.shown);
+    else if (s.retract) callHook(this.records.get(s.retract.op), "retract");
+    else if (s.reconcile) callHook(this.records.get(s.reconcile.op), "reconcile", s.reconcile.from, s.reconcile.to);
+    else if (s.unconfirmed) callHook(this.records.get(s.unconfirmed.op), "unconfirmed", s.unconfirmed.shown);
+    else if (s.complete) this.complete(s.complete);
+    else if (s.changed) this.changed(s.changed);
+  }
+
+  send({ id, op, method, params, message, key }) {
+    const options = message ? this.records.get(op)?.requestOptions : undefined;
+    callHost(this.request, method, params, options, (settled, payload) => {
+      if (this.closed) return; // freed meanwhile: the answer is dropped
+      if (key !== undefined && this.streamRole) settled.follower = isFollower(this.streamRole, key);
+      settled.id = id;
+      settled.now = now();
+      this.safely({ answer: settled }, payload);
+    });
+  }
+
+  complete({ op, ok, error }) {
+    const waiters = this.waiters.get(op) ?? [];
+    this.waiters.delete(op);
+    this.records.delete(op);
+    for (const waiter of waiters) {
+      if (error === undefined) waiter.resolve(ok);
+      else waiter.reject(steeringError(error, waiter.original));
+    }
+    if (this.waiters.size === 0) {
+      owing.delete(this);
+      if (this.releaseWhenIdle) this.close();
+    }
+  }
+
+  changed({ key, state }) {
+    const listener = this.onChange;
+    if (typeof listener !== "function") return;
+    try {
+      listener(key, state);
+    } catch (error) {
+      report("onChange threw", error);
+    }
+  }
+
+  /** Frees the engine in the module; later answers and timers find nothing. Never throws. */
+  close() {
+    if (this.closed) return;
+    this.closed = true;
+    this.timer.clear();
+    owing.delete(this);
+    try {
+      if (!isStopped()) step(0, { close: { handle: this.handle } });
+    } catch {
+      // The module stopped: nothing is left to free.
+    }
+  }
+
+  /** The public object was collected: free now, or once nothing is owed. */
+  release() {
+    if (this.waiters.size === 0) this.close();
+    else this.releaseWhenIdle = true;
+  }
+}

@@ -1,0 +1,27 @@
+//! The driver's clock readings as the engines' time: whole milliseconds that
+//! never go backwards, whatever a page did to its clock.
+
+/// The last good reading of one engine's clock.
+///
+/// ```
+/// use renderer_steering::bridge::Clock;
+/// let mut clock = Clock::default();
+/// assert_eq!(clock.reading(12.7), 12);
+/// assert_eq!(clock.reading(f64::NAN), 12, "a broken clock reads as the last good time");
+/// assert_eq!(clock.reading(-5.0), 12);
+/// ```
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Clock {
+    last: u64,
+}
+
+impl Clock {
+    /// `ms` as engine time; a reading that is not a finite, non-negative
+    /// number is the last good one.
+    pub fn reading(&mut self, ms: f64) -> u64 {
+        if ms.is_finite() && ms >= 0.0 {
+            self.last = ms as u64;
+        }
+        self.last
+    }
+}

@@ -1,0 +1,209 @@
+//! `CodexhostSteering`'s engine behind the boundary: its constructor's
+//! options, `decide`, `steer` and the host's answers in; steps out.
+
+use serde::Deserialize;
+
+use super::answer::{Refused, Settled};
+use super::clock::Clock;
+use super::described::Described;
+use super::options::OptionsRead;
+use super::output::Output;
+use crate::core::codexhost::{CodexhostEngine, SteerRequest};
+use crate::core::content::MAX_DRAFT_BYTES;
+use crate::core::error::OptionError;
+use crate::core::given::Given;
+use crate::core::options::{required, Accepts, MAX_ID_UNITS, STEER_ARGUMENTS};
+use crate::core::timeouts::bound_from_ms;
+use crate::core::{Failure, Json, ReadError, RequestId, SteeringError, Trace};
+
+/// What the driver hands a codexhost engine.
+#[derive(Debug, Deserialize)]
+#[serde(rename_all = "camelCase", rename_all_fields = "camelCase")]
+pub(super) enum Input {
+    /// `decide({ threadId, text })`.
+    Decide { now: f64, thread_id: Described, text: Described },
+    /// `steer(args, hooks)`: the payload is the read fields' JSON text.
+    Steer {
+        now: f64,
+        /// A fresh random id, used when the caller gave none ("" when the page has no randomness).
+        fresh_id: String,
+        /// The window's stream role for the thread, when the app gave `streamRole`.
+        #[serde(default)]
+        follower: Option<bool>,
+        /// `requestOptions.timeoutMs`.
+        #[serde(default)]
+        timeout_ms: Described,
+        /// Why the fields could not be read.
+        #[serde(default)]
+        refused: Option<Refused>,
+    },
+    /// A host call settled (payload: its result or error data).
+    Answer(Settled),
+    /// The timer fired.
+    Tick { now: f64 },
+    /// `dispose()`.
+    Dispose {},
+    /// `connectionReplaced()`.
+    ConnectionReplaced {},
+    /// `liveState()`.
+    LiveState {},
+}
+
+/// One codexhost engine and what its driver needs of it.
+#[derive(Debug)]
+pub(super) struct Session {
+    engine: CodexhostEngine,
+    clock: Clock,
+    /// The app gave `streamRole`: each answer names its thread to ask about.
+    asks_roles: bool,
+    /// Ids made here when the page has no randomness.
+    local_ids: u64,
+}
+
+/// The options' shape, for their errors.
+const SHAPE: &str = "{ request, timeouts?, streamRole? }";
+
+impl Session {
+    /// A session from the constructor's options, or the message it throws.
+    pub(super) fn open(read: &OptionsRead) -> Result<Session, OptionError> {
+        read.check_shape(SHAPE, true)?;
+        read.required_function("request", "(method, params, options?) => Promise")?;
+        let timeouts = read.timeouts()?;
+        let asks_roles = read.optional_function("streamRole", "(threadId) => \"owner\" | \"follower\"")?;
+        Ok(Session { engine: CodexhostEngine::new(timeouts), clock: Clock::default(), asks_roles, local_ids: 0 })
+    }
+
+    /// The engine (the desktop hook reads its steer bound).
+    pub(super) fn engine(&self) -> &CodexhostEngine {
+        &self.engine
+    }
+
+    /// One step.
+    pub(super) fn step(&mut self, input: Input, payload: String) -> Output {
+        let out = match input {
+            Input::Decide { now, thread_id, text } => {
+                let now = self.clock.reading(now);
+                match decide_args(&thread_id, &text) {
+                    Err(failure) => Output::failed(&SteeringError::new(failure, Json::no_items(), Trace::default())),
+                    Ok((thread_id, text)) => match self.engine.decide(&thread_id, &text, now) {
+                        Ok(op) => Output::value(&Op { op: op.0 }),
+                        Err(error) => Output::failed(&error),
+                    },
+                }
+            }
+            Input::Steer { now, fresh_id, follower, timeout_ms, refused } => {
+                let now = self.clock.reading(now);
+                let read = match refused {
+                    Some(refused) => Err(refused),
+                    None => Ok(payload),
+                };
+                match steer_request(read, &timeout_ms) {
+                    Err(failure) => Output::failed(&SteeringError::new(failure, Json::no_items(), Trace::default())),
+                    Ok(mut request) => {
+                        if request.client_user_message_id.is_none() {
+                            request.client_user_message_id = Some(self.fresh(fresh_id, now));
+                        }
+                        if let Some(follower) = follower {
+                            self.engine.set_follower(&request.thread_id, follower);
+                        }
+                        match self.engine.steer(request, now) {
+                            Ok(submitted) => Output::value(&Op { op: submitted.op().0 }),
+                            Err(error) => Output::failed(&error),
+                        }
+                    }
+                }
+            }
+            Input::Answer(settled) => {
+                let now = self.clock.reading(settled.now);
+                let id = RequestId(settled.id);
+                if let Some(follower) = settled.follower {
+                    if let Some(thread) = self.engine.thread_of(id).map(String::from) {
+                        self.engine.set_follower(&thread, follower);
+                    }
+                }
+                self.engine.handle_answer(id, settled.answer(payload), now);
+                Output::default()
+            }
+            Input::Tick { now } => {
+                let now = self.clock.reading(now);
+                self.engine.handle_timeout(now);
+                Output::default()
+            }
+            Input::Dispose {} => {
+                self.engine.dispose();
+                Output::default()
+            }
+            Input::ConnectionReplaced {} => {
+                self.engine.connection_replaced();
+                Output::default()
+            }
+            Input::LiveState {} => Output::value(&self.engine.live_state()),
+        };
+        let asks_roles = self.asks_roles;
+        out.drain(&mut self.engine, |engine, id| if asks_roles { engine.thread_of(RequestId(id)).map(String::from) } else { None })
+    }
+
+    /// The driver's random id, or one made here when the page has none.
+    fn fresh(&mut self, fresh_id: String, now: u64) -> String {
+        if !fresh_id.is_empty() {
+            return fresh_id;
+        }
+        self.local_ids += 1;
+        format!("local-{now}-{}", self.local_ids)
+    }
+}
+
+/// A submission's handle, which its steps name.
+#[derive(Debug, serde::Serialize)]
+pub(super) struct Op {
+    pub op: u64,
+}
+
+/// `decide`'s thread id and text, or the typed refusal.
+fn decide_args(thread_id: &Described, text: &Described) -> Result<(String, String), Failure> {
+    required("threadId", Accepts::Id, &thread_id.given())?;
+    let thread_id = thread_id.text().unwrap_or_default().to_string();
+    match text.given() {
+        Given::Text { units, .. } if units as usize > MAX_DRAFT_BYTES => Err(Failure::draft_too_large(MAX_DRAFT_BYTES + 1)),
+        Given::Text { .. } => Ok((thread_id, text.text().unwrap_or_default().to_string())),
+        given => Err(crate::core::error::OptionError::refused("text", Accepts::Text, given).into()),
+    }
+}
+
+/// The steer read from its fields' JSON text, or the typed refusal.
+fn steer_request(fields: Result<String, Refused>, timeout_ms: &Described) -> Result<SteerRequest, Failure> {
+    let invalid = Failure::invalid_input;
+    let text = fields.map_err(|refused| match refused.field.as_str() {
+        "input" if refused.too_large => Failure::draft_too_large(MAX_DRAFT_BYTES + 1),
+        "input" if refused.reason.starts_with("the draft") => invalid(refused.reason),
+        "input" => invalid(format!("the draft cannot be read: {}", refused.reason)),
+        "" => invalid(format!("steer arguments: {}", refused.reason)),
+        field => invalid(format!("steer arguments: {field}: {}", refused.reason)),
+    })?;
+    // Explained only on failure: well-formed arguments are read once.
+    let mut request: SteerRequest = match serde_json::from_str(&text) {
+        Ok(request) => request,
+        Err(e) => return Err(invalid(format!("{STEER_ARGUMENTS}: {}", ReadError::new(&e, &text)))),
+    };
+    for (what, id) in [
+        ("threadId", Some(&request.thread_id)),
+        ("expectedTurnId", request.expected_turn_id.as_ref()),
+        ("clientUserMessageId", request.client_user_message_id.as_ref()),
+    ] {
+        // Bytes first: a string of at most MAX_ID_UNITS bytes has no more units.
+        let units = id.filter(|id| id.len() > MAX_ID_UNITS as usize).map(|id| id.encode_utf16().count());
+        if let Some(units) = units.filter(|&units| units > MAX_ID_UNITS as usize) {
+            let given = Given::Text { shown: None, units: u32::try_from(units).unwrap_or(u32::MAX) };
+            return Err(OptionError::refused(what, Accepts::Id, given).into());
+        }
+    }
+    let timeout = timeout_ms.given();
+    if timeout != Given::Undefined {
+        required("requestOptions.timeoutMs", Accepts::Milliseconds, &timeout)?;
+        let ms = if let Given::Number(ms) = timeout { ms } else { 0.0 };
+        let bound = bound_from_ms(ms, "requestOptions.timeoutMs").map_err(invalid)?;
+        // 0 is "no timeout" to many clients (axios, fetch wrappers): steerMs stays in force.
+        request.steer_timeout_ms = Some(bound).filter(|&ms| ms > 0);
+    }
+    Ok(request)
+}

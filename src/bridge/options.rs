@@ -1,0 +1,93 @@
+//! The constructors' options as the front door read them: each field
+//! described once ([`Described`]), `timeouts` with its keys. What each must
+//! be is the core's rule (`core::options`); this only applies it.
+
+use std::collections::BTreeMap;
+
+use serde::Deserialize;
+
+use super::Described;
+use crate::core::error::OptionError;
+use crate::core::options::{optional, required, Accepts};
+use crate::core::timeouts::TIMEOUT_KEYS;
+use crate::core::Timeouts;
+
+/// The shape `options.timeouts` takes, for its error.
+const TIMEOUTS_SHAPE: &str = "{ decideMs?, steerMs?, requestMs? }";
+
+/// One constructor's options, read.
+///
+/// ```
+/// use renderer_steering::bridge::OptionsRead;
+/// let read: OptionsRead = serde_json::from_str(r#"{"options":{"t":"object"},"fields":{"request":{"t":"function"}}}"#).unwrap();
+/// assert!(read.check_shape("{ request }", true).is_ok());
+/// assert!(read.required_function("request", "(m, p) => Promise").is_ok());
+/// ```
+#[derive(Debug, Default, Deserialize)]
+#[serde(rename_all = "camelCase", default)]
+pub struct OptionsRead {
+    /// The `options` argument itself.
+    options: Described,
+    /// Its fields, by name (a field left out is `undefined`).
+    fields: BTreeMap<String, Described>,
+    /// The first keys of `options.timeouts` (`None`: they could not be listed).
+    timeout_keys: Option<Vec<String>>,
+    /// `options.timeouts`' fields.
+    timeouts: BTreeMap<String, Described>,
+}
+
+impl OptionsRead {
+    /// The field `key` as described.
+    pub fn field(&self, key: &str) -> Described {
+        self.fields.get(key).cloned().unwrap_or_default()
+    }
+
+    /// Refuses an `options` argument that is not an object (`shape` lists
+    /// its keys); `needed` when the entry point cannot do without one.
+    pub fn check_shape(&self, shape: &'static str, needed: bool) -> Result<(), OptionError> {
+        let given = self.options.given();
+        if needed {
+            return required("options", Accepts::Object(shape), &given);
+        }
+        optional("options", Accepts::Object(shape), &given).map(|_| ())
+    }
+
+    /// `options.<key>` must be a function (`shape`: its signature).
+    pub fn required_function(&self, key: &str, shape: &'static str) -> Result<(), OptionError> {
+        required(&format!("options.{key}"), Accepts::Function(shape), &self.field(key).given())
+    }
+
+    /// `options.<key>` is a function or absent; true when given.
+    pub fn optional_function(&self, key: &str, shape: &'static str) -> Result<bool, OptionError> {
+        optional(&format!("options.{key}"), Accepts::Function(shape), &self.field(key).given())
+    }
+
+    /// `options.<key>` is a boolean or absent; true only for `true`.
+    pub fn flag(&self, key: &str) -> Result<bool, OptionError> {
+        let given = self.field(key).given();
+        optional(&format!("options.{key}"), Accepts::Boolean, &given)?;
+        Ok(given == crate::core::given::Given::Bool(true))
+    }
+
+    /// `options.timeouts` (defaults when absent): an object whose keys are
+    /// bounds a timer can hold; an unknown key (a misspelling) is refused.
+    pub fn timeouts(&self) -> Result<Timeouts, OptionError> {
+        if !optional("options.timeouts", Accepts::Object(TIMEOUTS_SHAPE), &self.field("timeouts").given())? {
+            return Ok(Timeouts::default());
+        }
+        let Some(keys) = &self.timeout_keys else {
+            return Err(OptionError::Unreadable { option: "options.timeouts".into(), reason: "its keys cannot be listed".into() });
+        };
+        Timeouts::from_given("options.timeouts", keys, |key| self.timeouts.get(key).map_or(crate::core::given::Given::Undefined, Described::given))
+    }
+}
+
+/// The keys of `options.timeouts` the front door lists: one past those it
+/// takes is enough to find an unknown one.
+///
+/// ```
+/// assert_eq!(renderer_steering::bridge::timeout_keys_read(), 4);
+/// ```
+pub fn timeout_keys_read() -> usize {
+    TIMEOUT_KEYS.len() + 1
+}

@@ -1,0 +1,177 @@
+//! What one step hands back to the driver, as JSON text: the call's own
+//! answer (a value, a typed error, or an error a constructor throws), the
+//! actions to carry out in order, and the instant to call back at.
+
+use serde::Serialize;
+
+use crate::core::error::ErrorReport;
+use crate::core::{Action, Driven, Json, SteeringError};
+
+/// One action for the driver: send a request, run a presentation hook,
+/// settle a submission, tell the app of a change, or write the journal.
+///
+/// ```
+/// use renderer_steering::bridge::Step;
+/// let text = serde_json::to_string(&Step::Retract { op: 3 }).unwrap();
+/// assert_eq!(text, r#"{"retract":{"op":3}}"#);
+/// ```
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub enum Step {
+    /// Call the app's `request(method, params)`; `message`: it carries the
+    /// user's message (the caller's request options go with it); `key`: the
+    /// thread whose stream role to ask before the answer is handed back.
+    Send {
+        /// Request id: the answer comes back with it.
+        id: u64,
+        /// The submission it serves.
+        op: u64,
+        /// JSON-RPC method.
+        method: &'static str,
+        /// JSON-RPC params.
+        params: Json,
+        /// Carries the user's message.
+        message: bool,
+        /// The thread whose stream role is asked before the answer is fed.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        key: Option<String>,
+    },
+    /// `present(shown)`.
+    Present {
+        /// The submission.
+        op: u64,
+        /// What to show.
+        shown: &'static str,
+    },
+    /// `reconcile(from, to)` (without it: `retract()` then `present(to)`).
+    Reconcile {
+        /// The submission.
+        op: u64,
+        /// What was shown.
+        from: &'static str,
+        /// Where it went.
+        to: &'static str,
+    },
+    /// `retract()`.
+    Retract {
+        /// The submission.
+        op: u64,
+    },
+    /// `unconfirmed(shown)`.
+    Unconfirmed {
+        /// The submission.
+        op: u64,
+        /// What is shown.
+        shown: &'static str,
+    },
+    /// Settle the submission's promises: `ok` resolves, `error` rejects.
+    Complete {
+        /// The submission.
+        op: u64,
+        /// The outcome.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        ok: Option<Json>,
+        /// The failure.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        error: Option<ErrorReport>,
+    },
+    /// `onChange(key, state)`.
+    Changed {
+        /// Thread or session.
+        key: String,
+        /// What a composer shows now.
+        state: Json,
+    },
+}
+
+impl Step {
+    /// The driver's form of an engine action (`key_of` names a request's
+    /// thread when the driver asks stream roles).
+    pub fn of<O: Serialize>(action: Action<O>, key_of: impl Fn(u64) -> Option<String>) -> Step {
+        match action {
+            Action::Send(request) => Step::Send {
+                id: request.id.0,
+                op: request.op.0,
+                method: request.method,
+                key: key_of(request.id.0),
+                params: request.params,
+                message: request.carries_message,
+            },
+            Action::Present { op, presentation } => Step::Present { op: op.0, shown: presentation },
+            Action::Reconcile { op, from, to } => Step::Reconcile { op: op.0, from, to },
+            Action::Retract { op } => Step::Retract { op: op.0 },
+            Action::Unconfirmed { op, presentation } => Step::Unconfirmed { op: op.0, shown: presentation },
+            Action::Complete { op, result: Ok(outcome) } => Step::Complete { op: op.0, ok: Some(Json::of(&outcome)), error: None },
+            Action::Complete { op, result: Err(error) } => Step::Complete { op: op.0, ok: None, error: Some(error.to_report()) },
+            Action::Changed { key, state } => Step::Changed { key, state: Json::of(&state) },
+        }
+    }
+}
+
+/// The answer to one step.
+///
+/// ```
+/// use renderer_steering::bridge::Output;
+/// let text = Output::value(&7).text();
+/// assert_eq!(text, r#"{"value":7,"timer":null}"#);
+/// ```
+#[derive(Debug, Default, Serialize)]
+pub struct Output {
+    /// What the call returns (a submission's `{ op }`, a query's answer).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub value: Option<Json>,
+    /// The `SteeringError` the call fails with (its promise rejects, or a
+    /// synchronous method throws it).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub error: Option<ErrorReport>,
+    /// The message of the plain `Error` a constructor throws.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub thrown: Option<String>,
+    /// What to carry out, in order.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub steps: Vec<Step>,
+    /// When to step again with `tick` (engine ms), if ever.
+    pub timer: Option<u64>,
+}
+
+impl Output {
+    /// An output answering `value`.
+    pub fn value<T: Serialize + ?Sized>(value: &T) -> Output {
+        Output { value: Some(Json::of(value)), ..Output::default() }
+    }
+
+    /// An output failing with `error`.
+    ///
+    /// ```
+    /// # use renderer_steering::bridge::Output;
+    /// # use renderer_steering::core::{Failure, Json, SteeringError};
+    /// let e = SteeringError::new(Failure::busy(), Json::no_items(), Default::default());
+    /// assert!(Output::failed(&e).text().contains(r#""kind":"busy""#));
+    /// ```
+    pub fn failed(error: &SteeringError) -> Output {
+        Output { error: Some(error.to_report()), ..Output::default() }
+    }
+
+    /// An output whose constructor throws `message`.
+    pub fn thrown(message: impl Into<String>) -> Output {
+        Output { thrown: Some(message.into()), ..Output::default() }
+    }
+
+    /// Drains `engine`'s actions into this output, and reads its next deadline.
+    pub fn drain<E: Driven>(mut self, engine: &mut E, key_of: impl Fn(&E, u64) -> Option<String>) -> Output
+    where
+        E::Outcome: Serialize,
+    {
+        while let Some(action) = engine.poll_action() {
+            let step = Step::of(action, |id| key_of(engine, id));
+            self.steps.push(step);
+        }
+        self.timer = engine.poll_timeout();
+        self
+    }
+
+    /// The JSON text the driver reads.
+    pub fn text(&self) -> String {
+        serde_json::to_string(self).unwrap_or_else(|_| String::from(r#"{"thrown":"renderer-steering: an answer could not be written","timer":null}"#))
+    }
+}
