@@ -1,7 +1,7 @@
 // The shipped package's size, as the size guard counts it: the wasm, the
-// JavaScript the engine runs on (the wasm-bindgen glue and its snippets, the
-// classes, the error class, the browser entry; not the embedded copy of the
-// wasm) and the desktop hook (pkg/desktop*.js), each gzip -9 (Node's zlib),
+// JavaScript the engine runs on (the wasm-bindgen glue, the driver, the
+// classes, the browser entry; not the embedded copy of the wasm) and the
+// desktop hook (pkg/desktop/), each gzip -9 (Node's zlib),
 // the JavaScript without its comments (what a minifier keeps at least).
 //   node benches/package-size.mjs [pkg-dir]   prints the figures
 import { readFileSync, readdirSync, existsSync } from "node:fs";
@@ -9,7 +9,11 @@ import { gzipSync } from "node:zlib";
 import { join, dirname } from "node:path";
 import { fileURLToPath } from "node:url";
 
-const GLUE = ["renderer_steering.js", "facade.js", "fields.js", "steering-error.js", "api.js", "exports.js", "browser.js", "driver.js"];
+/** The JavaScript outside the desktop hook: the glue, the entry, and every file of these folders. */
+const GLUE = ["renderer_steering.js", "browser.js"];
+const GLUE_DIRS = ["driver", "api"];
+/** A build before the driver had folders kept its JavaScript beside the glue. */
+const FLAT = ["facade.js", "fields.js", "steering-error.js", "api.js", "exports.js", "boundary.js", "json-text.js"];
 
 /** Sizes in bytes of the package in `pkg` (a built pkg/ directory). */
 export async function packageSize(pkg) {
@@ -23,8 +27,9 @@ export async function packageSize(pkg) {
   const snippets = existsSync(snippetsDir)
     ? readdirSync(snippetsDir, { recursive: true }).filter((f) => f.endsWith(".js")).map((f) => join("snippets", f))
     : [];
-  const glue = read([...GLUE.filter((f) => existsSync(join(pkg, f))), ...snippets]);
-  const hook = read(readdirSync(pkg).filter((f) => /^desktop.*\.js$/.test(f)).sort());
+  const inDir = (dir) => (existsSync(join(pkg, dir)) ? readdirSync(join(pkg, dir)).filter((f) => f.endsWith(".js")).sort().map((f) => join(dir, f)) : []);
+  const glue = read([...[...GLUE, ...FLAT].filter((f) => existsSync(join(pkg, f))), ...GLUE_DIRS.flatMap(inDir), ...snippets]);
+  const hook = read([...readdirSync(pkg).filter((f) => /^desktop.*\.js$/.test(f)).sort(), ...inDir("desktop")]);
   const size = {
     wasmRaw: wasm.length,
     wasm: gz(wasm),

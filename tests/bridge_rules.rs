@@ -158,7 +158,8 @@ fn the_desktop_hook_opens_over_its_decider_with_its_steer_bound() {
         "timeouts": { "steerMs": { "t": "number", "n": 1234 } }
     });
     let decider = step(&mut bridge, 0, json!({ "open": { "codexhost": read } }), "")["value"]["handle"].clone();
-    let hook = step(&mut bridge, 0, json!({ "open": { "desktop": { "decider": decider } } }), "")["value"]["handle"].as_u64().unwrap() as u32;
+    let hook =
+        step(&mut bridge, 0, json!({ "open": { "desktop": { "decider": decider } } }), "")["value"]["handle"].as_u64().unwrap() as u32;
     let input = json!({ "call": { "op": "steer", "n": [1, 0], "s": ["t-1", "use pnpm", null, null] } });
     let admitted = step(&mut bridge, hook, input, "");
     assert_eq!(admitted["value"]["do"], "decide");
@@ -169,4 +170,3 @@ fn the_desktop_hook_opens_over_its_decider_with_its_steer_bound() {
     let missing = step(&mut bridge, 0, json!({ "open": { "desktop": { "decider": 99 } } }), "");
     assert!(missing["thrown"].is_string());
 }
-

@@ -2,6 +2,7 @@
 // one engine driver. The app reports what happens on the connection
 // (`initialize`, its own prompts, updates, sessions); the engine decides.
 import { Engine } from "../driver/engine.js";
+import { own } from "../driver/fields.js";
 import { follow } from "../driver/host.js";
 import { described, describedId, draftText, hostValue, readOptions, unconfirmedRecord } from "../driver/front-door.js";
 import { limits, ready, step } from "../driver/module.js";
@@ -20,8 +21,9 @@ const UPDATE_FIELDS = ["sessionUpdate", "messageId"];
 function sync(self, name, input, payload) {
   return method(self, AcpSteering, name, {}, (engine) => {
     const out = engine.run(input, payload);
-    if (out.error !== undefined) throw steeringError(out.error, undefined);
-    return out.value;
+    const error = own(out, "error");
+    if (error !== undefined) throw steeringError(error, undefined);
+    return own(out, "value");
   });
 }
 
@@ -40,12 +42,13 @@ export class AcpSteering {
     ready();
     const { read, values } = readOptions(options, ["request", "initialize", "allowPromptHandoff", "timeouts"]);
     const initialize = values.initialize;
-    const answer = read.fields.initialize?.t === "object" ? hostValue(initialize, INITIALIZE_FIELDS)[1] : "";
+    const answer = read.fields.initialize !== undefined && read.fields.initialize.t === "object" ? hostValue(initialize, INITIALIZE_FIELDS)[1] : "";
     const out = step(0, { open: { acp: read } }, answer);
-    if (out.thrown !== undefined) throw new Error(out.thrown);
+    if (own(out, "thrown") !== undefined) throw new Error(out.thrown);
     const engine = new Engine(out.value.handle, values.request, undefined);
     adopt(this, AcpSteering, engine);
-    const { awaitInitializeMs, epoch } = out.value;
+    const awaitInitializeMs = own(out.value, "awaitInitializeMs");
+    const epoch = out.value.epoch;
     if (awaitInitializeMs !== undefined) {
       // Sends wait for the answer (bounded by requestMs); the engine applies it, or hands them back.
       follow(initialize, limits.relayedUnits, awaitInitializeMs, (settled, payload) => {

@@ -1,11 +1,11 @@
 // `CodexhostSteering`: steering for one codexhost (or Codex app-server)
 // connection, a plain class over the one engine driver.
 import { Engine, isFollower } from "../driver/engine.js";
-import { fieldOf } from "../driver/fields.js";
+import { fieldOf, own } from "../driver/fields.js";
 import { described, describedId, readCall, readOptions } from "../driver/front-door.js";
 import { limits, ready, step } from "../driver/module.js";
 import { now, randomId } from "../driver/report.js";
-import { adopt, free, freeable, method } from "./instances.js";
+import { adopt, freeable, method } from "./instances.js";
 
 /** The steer's fields, each read once within its budget, the draft first. */
 let steerFields;
@@ -41,7 +41,7 @@ export class CodexhostSteering {
     ready();
     const { read, values } = readOptions(options, ["request", "timeouts", "streamRole"]);
     const out = step(0, { open: { codexhost: read } });
-    if (out.thrown !== undefined) throw new Error(out.thrown);
+    if (own(out, "thrown") !== undefined) throw new Error(out.thrown);
     adopt(this, CodexhostSteering, new Engine(out.value.handle, values.request, values.streamRole));
   }
 
@@ -81,13 +81,12 @@ export class CodexhostSteering {
 
   /** Submissions, lanes and requests still held (0 once all settle). */
   liveState() {
-    return method(this, CodexhostSteering, "liveState", {}, (engine) => engine.run({ liveState: {} }).value);
-  }
-
-  /** The engine behind this instance (for the desktop hook, which drives it). @internal */
-  static engineOf(steering) {
-    return method(steering, CodexhostSteering, "engine", {}, (engine) => engine);
+    return method(this, CodexhostSteering, "liveState", {}, (engine) => own(engine.run({ liveState: {} }), "value"));
   }
 }
 freeable(CodexhostSteering);
-export { free };
+
+/** The engine behind `steering` (the desktop hook's decider: its hook opens over it). */
+export function engineOf(steering) {
+  return method(steering, CodexhostSteering, "engine", {}, (engine) => engine);
+}

@@ -3,8 +3,8 @@
 // such as Vue's reactive() or MobX hand back, or something that is no
 // instance at all), `free()` and `using`, and freeing the engine when an
 // instance is collected.
-import { step, ready } from "../driver/module.js";
-import { steeringError } from "../driver/steering-error.js";
+import { refusal } from "../driver/engine.js";
+import { ready } from "../driver/module.js";
 
 const ENGINE = Symbol("renderer-steering engine");
 /** Engines made for an instance, with the class they belong to. */
@@ -34,12 +34,6 @@ function engineOf(self, Class) {
   }
   if (engine === undefined || classOf.get(engine) !== Class) return undefined;
   return engine.closed ? null : engine;
-}
-
-/** The `SteeringError` a call fails with when no engine is asked (`kind`, words, the caller's draft). */
-export function refusal(kind, detail, draft) {
-  const out = step(0, { failure: { kind, detail } });
-  return steeringError(out.error, draft);
 }
 
 /**

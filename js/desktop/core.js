@@ -3,7 +3,7 @@
 // data, the step to take comes out. A refusal's `SteeringError` is built
 // here, its `draft` the hook's own array by identity.
 import { readRejection } from "../driver/host.js";
-import { fieldOf } from "../driver/fields.js";
+import { fieldOf, own } from "../driver/fields.js";
 import { draftText } from "../driver/front-door.js";
 import { step } from "../driver/module.js";
 import { steeringError } from "../driver/steering-error.js";
@@ -33,7 +33,7 @@ export class DesktopCore {
   /** The hook over the codexhost engine `decider` (its steer bound). */
   constructor(decider) {
     const out = step(0, { open: { desktop: { decider: decider.handle } } });
-    if (out.thrown !== undefined) throw new Error(out.thrown);
+    if (own(out, "thrown") !== undefined) throw new Error(out.thrown);
     this.handle = out.value.handle;
     this.disposed = false;
   }
@@ -48,23 +48,25 @@ export class DesktopCore {
     const input = { op, n: n.map(Number), s, error: error === undefined ? undefined : rejection(error) };
     const out = step(this.handle, { call: input });
     if (op === "dispose") this.disposed = true;
-    const failed = out.error === undefined ? undefined : steeringError(out.error, draft);
+    const report = own(out, "error");
+    const failed = report === undefined ? undefined : steeringError(report, draft);
     if (op === "routedThrew") return failed;
-    if (out.value !== null && typeof out.value === "object" && "do" in out.value) return [out.value, failed];
-    return out.value;
+    const value = own(out, "value");
+    if (own(value, "do") !== undefined) return [value, failed];
+    return value ?? undefined; // JSON's null: no value (no open route)
   }
 
   /** `{ effects, next }`: what to carry out now, and the next deadline (or null). */
   effects() {
     const out = step(this.handle, { effects: {} });
     this.disposed = out.value.disposed;
-    return { effects: out.value.effects, next: out.timer };
+    return { effects: out.value.effects, next: own(out, "timer") ?? null };
   }
 
   /** The text a desktop steer's draft carries, when it is text only (else undefined). */
   steerText(input) {
     const [refused, payload] = draftText(input);
-    return step(this.handle, { steerText: { refused } }, payload).value ?? undefined;
+    return own(step(this.handle, { steerText: { refused } }, payload), "value") ?? undefined;
   }
 
   /** Frees it in the module. */

@@ -14,7 +14,8 @@
 // engine, and nothing is written to a shared prototype: the wrappers live
 // on a layer between the manager and its own prototype, and dispose()
 // restores the chain exactly.
-import { CodexhostSteering } from "../api/codexhost.js";
+import { CodexhostSteering, engineOf } from "../api/codexhost.js";
+import { own } from "../driver/fields.js";
 import { readOptions } from "../driver/front-door.js";
 import { ready, step } from "../driver/module.js";
 import { attempt, define, describe, field, HOOK_MARK, id, isSteeringError, method, report, routeKey } from "./safety.js";
@@ -77,7 +78,7 @@ export function installDesktopSteering(manager, options) {
   // hook is built, and its bounds by the decider, named as the caller wrote them.
   const { read, values } = readOptions(options, ["timeouts", "onReconcile"]);
   const checked = step(0, { desktopOptions: read });
-  if (checked.thrown !== undefined) throw new Error(checked.thrown);
+  if (own(checked, "thrown") !== undefined) throw new Error(checked.thrown);
   const decider = new CodexhostSteering({
     request: (...args) => Reflect.apply(originalSend, manager, args),
     timeouts: values.timeouts,
@@ -98,7 +99,7 @@ class Hook {
     this.originalSteer = originalSteer;
     this.originalSend = originalSend;
     this.decider = decider;
-    this.driver = new Driver(CodexhostSteering.engineOf(decider), onReconcile, () => this.removeFromLayer("sendRequest", true));
+    this.driver = new Driver(engineOf(decider), onReconcile, () => this.removeFromLayer("sendRequest", true));
     this.core = this.driver.core;
     /** steerId -> the result of a steer in flight (what a same-message call joins). */
     this.results = new Map();

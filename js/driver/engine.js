@@ -5,7 +5,7 @@
 // and keeps the one timer at the engine's next deadline. It decides
 // nothing: every rule is in the Rust core.
 import { callHost } from "./host.js";
-import { fieldOf } from "./fields.js";
+import { fieldOf, kindOf, own } from "./fields.js";
 import { callHook } from "./front-door.js";
 import { isStopped, owe, step } from "./module.js";
 import { now, report } from "./report.js";
@@ -18,6 +18,16 @@ import { Timer } from "./timer.js";
  * instead of the collector freeing the engine while the promise is pending.
  */
 const owing = new Set();
+
+/** The engine's report of a failure when no engine is asked (`kind`, words). */
+function refusalReport(kind, detail = "") {
+  return own(step(0, { failure: { kind, detail } }), "error");
+}
+
+/** The `SteeringError` a call fails with when no engine is asked: `kind`, words, the caller's draft (by identity). */
+export function refusal(kind, detail, draft) {
+  return steeringError(refusalReport(kind, detail), draft);
+}
 
 /**
  * True when the app's `streamRole(key)` says `follower` (`"follower"` or
@@ -58,19 +68,20 @@ export class Engine {
    * constructor-style refusal, or the module's stop error.
    */
   run(input, payload = "", before) {
-    if (this.closed) return { value: undefined };
+    if (this.closed) return { value: undefined, error: refusalReport("disposed") };
     const out = step(this.handle, input, payload);
-    if (out.thrown !== undefined) throw new Error(out.thrown);
-    this.deadline = out.timer;
+    if (own(out, "thrown") !== undefined) throw new Error(out.thrown);
+    this.deadline = own(out, "timer") ?? null;
     before?.(out);
+    const steps = own(out, "steps") ?? [];
     this.depth++;
     try {
-      for (const s of out.steps ?? []) this.carry(s);
+      for (let i = 0; i < steps.length; i++) this.carry(steps[i]);
     } finally {
       this.depth--;
     }
     // Armed once the outermost step is done, for the latest deadline (a hook may have stepped again).
-    if (this.depth === 0 && !this.closed) this.timer.arm(this.deadline, now());
+    if (this.depth === 0 && !this.closed) this.timer.arm(this.deadline, now);
     return out;
   }
 
@@ -91,7 +102,7 @@ export class Engine {
   submit(input, payload, record, original) {
     let promise;
     const out = this.run(input, payload, (out) => {
-      const op = out.value?.op;
+      const op = own(own(out, "value"), "op");
       if (op === undefined) return;
       if (record !== undefined) this.records.set(op, record);
       promise = new Promise((resolve, reject) => {
@@ -101,22 +112,23 @@ export class Engine {
       });
       owing.add(this);
     });
-    if (out.error !== undefined) return Promise.reject(steeringError(out.error, original));
-    if (promise === undefined) return Promise.reject(new Error("renderer-steering: this engine was freed"));
+    const error = own(out, "error");
+    if (error !== undefined) return Promise.reject(steeringError(error, original));
     return owe(promise);
   }
 
   carry(s) {
-    if (s.send) this.send(s.send);
-    else if (s.present) callHook(this.records.get(s.present.op), "present", s.present.shown);
-    else if (s.retract) callHook(this.records.get(s.retract.op), "retract");
-    else if (s.reconcile) callHook(this.records.get(s.reconcile.op), "reconcile", s.reconcile.from, s.reconcile.to);
-    else if (s.unconfirmed) callHook(this.records.get(s.unconfirmed.op), "unconfirmed", s.unconfirmed.shown);
-    else if (s.complete) this.complete(s.complete);
-    else if (s.changed) this.changed(s.changed);
+    const kind = kindOf(s);
+    const v = s[kind];
+    if (kind === "send") this.send(v);
+    else if (kind === "complete") this.complete(v);
+    else if (kind === "changed") this.changed(v);
+    else callHook(this.records.get(v.op), kind, own(v, "shown") ?? own(v, "from"), own(v, "to"));
   }
 
-  send({ id, op, method, params, message, key }) {
+  send(request) {
+    const { id, op, method, params, message } = request;
+    const key = own(request, "key");
     const options = message ? this.records.get(op)?.requestOptions : undefined;
     callHost(this.request, method, params, options, (settled, payload) => {
       if (this.closed) return; // freed meanwhile: the answer is dropped
@@ -127,7 +139,10 @@ export class Engine {
     });
   }
 
-  complete({ op, ok, error }) {
+  complete(done) {
+    const op = done.op;
+    const ok = own(done, "ok");
+    const error = own(done, "error");
     const waiters = this.waiters.get(op) ?? [];
     this.waiters.delete(op);
     this.records.delete(op);

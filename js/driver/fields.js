@@ -96,3 +96,18 @@ export function ownKeysOf(object, maxKeys, maxUnits) {
     return undefined;
   }
 }
+
+/**
+ * `object[key]` when it is the object's own property, else `undefined`: for
+ * reading the engine's answers (plain JSON objects), so that a key polluted
+ * onto `Object.prototype` (`Object.prototype.thrown = "x"`) is never read
+ * as part of an answer. Never throws.
+ */
+export function own(object, key) {
+  return object !== null && typeof object === "object" && apply(hasOwnProperty, object, [key]) ? object[key] : undefined;
+}
+
+/** The one own key of an engine step (`{ send: {...} }` -> "send"). */
+export function kindOf(step) {
+  return objectKeys(step)[0];
+}

@@ -44,8 +44,9 @@ export function describedId(value) {
  * described for the engine (`read`), `timeouts` with its first keys.
  */
 export function readOptions(options, names) {
-  const read = { options: described(options), fields: {} };
-  const values = {};
+  // Without a prototype: a key polluted onto Object.prototype is no field.
+  const read = { options: described(options), fields: { __proto__: null } };
+  const values = { __proto__: null };
   if (options === null || (typeof options !== "object" && typeof options !== "function")) return { read, values };
   for (const name of names) {
     const value = fieldOf(options, name);
@@ -55,7 +56,7 @@ export function readOptions(options, names) {
   const timeouts = values.timeouts;
   if (timeouts !== null && typeof timeouts === "object") {
     read.timeoutKeys = ownKeysOf(timeouts, limits.timeoutKeys, limits.shownUnits) ?? null;
-    read.timeouts = {};
+    read.timeouts = { __proto__: null };
     for (const key of limits.timeoutNames) read.timeouts[key] = described(fieldOf(timeouts, key));
   }
   return { read, values };
@@ -90,7 +91,7 @@ const HOOK_NAMES = ["present", "retract", "reconcile", "unconfirmed"];
  * (`requestOptions.timeoutMs`, described); and the hook functions. Never throws.
  */
 export function readCall(args, fields, hooks) {
-  const record = { text: "", refused: undefined, input: undefined, threadId: undefined, requestOptions: undefined, timeoutMs: { t: "undefined" }, hooks: {} };
+  const record = { text: "", refused: undefined, input: undefined, threadId: undefined, requestOptions: undefined, timeoutMs: { t: "undefined" }, hooks: { __proto__: null } };
   const isObject = args !== null && (typeof args === "object" || typeof args === "function");
   const parts = [];
   let field = "";
@@ -126,7 +127,7 @@ export function readCall(args, fields, hooks) {
 
 /** A call record holding only `hooks.unconfirmed` (an ACP send's one hook). Never throws. */
 export function unconfirmedRecord(hooks) {
-  const record = { hooks: {} };
+  const record = { hooks: { __proto__: null } };
   readHooks(hooks, record, ["unconfirmed"]);
   return record;
 }
@@ -142,7 +143,7 @@ function readHooks(hooks, record, names) {
 
 // Explicit arguments, not a spread: a spread runs the page's array iterator.
 function runHook(record, name, count, first, second) {
-  const hook = record?.hooks[name];
+  const hook = record === undefined ? undefined : record.hooks[name];
   if (typeof hook !== "function") return;
   try {
     if (count === 0) hook();
@@ -163,7 +164,7 @@ function runHook(record, name, count, first, second) {
 export function callHook(record, name, first, second) {
   if (name === "retract") runHook(record, "retract", 0);
   else if (name !== "reconcile") runHook(record, name, 1, first);
-  else if (typeof record?.hooks.reconcile === "function") runHook(record, "reconcile", 2, first, second);
+  else if (record !== undefined && typeof record.hooks.reconcile === "function") runHook(record, "reconcile", 2, first, second);
   else {
     runHook(record, "retract", 0);
     runHook(record, "present", 1, second);

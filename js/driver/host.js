@@ -56,12 +56,12 @@ export function readRejection(error, maxUnits = limits.argumentUnits) {
       const message = fieldOf(error, "message");
       const data = fieldOf(error, "data");
       const text = data === undefined ? undefined : jsonText(data, maxUnits, limits.depth);
-      return { code, message: typeof message === "string" ? message.slice(0, MAX_MESSAGE_UNITS) : "", data: typeof text === "string" ? text : undefined };
+      return { __proto__: null, code, message: typeof message === "string" ? message.slice(0, MAX_MESSAGE_UNITS) : "", data: typeof text === "string" ? text : undefined };
     }
   } catch {
     // A rejection whose fields cannot be read is not a JSON-RPC error answer.
   }
-  return { words: describe(error) };
+  return { __proto__: null, code: undefined, words: describe(error) };
 }
 
 function resolved(value, maxUnits) {

@@ -16,10 +16,16 @@ export class Timer {
     this.handle = undefined;
     this.at = undefined;
     this.holds = false;
+    this.arming = false;
+    this.lastNow = 0;
   }
 
-  /** Arms for `deadline` (engine ms; null: nothing due) at clock reading `now`. */
-  arm(deadline, now) {
+  /**
+   * Arms for `deadline` (engine ms; null: nothing due). `clock()` is read
+   * only when a new timeout is set, and not again while it runs (a page
+   * clock may call back into the engine, which arms again).
+   */
+  arm(deadline, clock) {
     if (deadline === null || deadline === undefined) {
       this.hold(false);
       return;
@@ -28,8 +34,19 @@ export class Timer {
       this.hold(true);
       return;
     }
+    if (this.arming) return;
+    this.arming = true;
+    let now;
+    try {
+      now = clock();
+    } finally {
+      this.arming = false;
+    }
+    if (this.handle !== undefined && this.at <= deadline) return; // armed meanwhile, by a call the clock made
+    // A broken page clock (NaN) reads as its last good reading, as the engine reads it.
+    if (Number.isFinite(now) && now >= 0) this.lastNow = now;
     this.clear();
-    const delay = Math.min(Math.max(deadline - Math.floor(now), 0), MAX_DELAY) + 1;
+    const delay = Math.min(Math.max(deadline - Math.floor(this.lastNow), 0), MAX_DELAY) + 1;
     try {
       this.handle = setTimeout(() => {
         this.handle = undefined;

@@ -22,26 +22,70 @@ use crate::core::{Failure, Json, OpId, SteeringError, Trace};
 #[serde(rename_all = "camelCase", rename_all_fields = "camelCase")]
 pub(super) enum Input {
     /// `initialized(answer)`, or the constructor's `initialize` answer.
-    Initialized { now: f64, #[serde(default)] refused: Option<Refused> },
+    Initialized {
+        #[serde(deserialize_with = "super::reading")]
+        now: f64,
+        #[serde(default)]
+        refused: Option<Refused>,
+    },
     /// The constructor's `initialize` promise settled (`ok`: with an
     /// answer, the payload), in connection `epoch`.
-    InitializeSettled { now: f64, epoch: u32, ok: bool },
+    InitializeSettled {
+        #[serde(deserialize_with = "super::reading")]
+        now: f64,
+        epoch: u32,
+        ok: bool,
+    },
     /// `send(sessionId, content, hooks)`.
-    Send { now: f64, session_id: Described, #[serde(default)] refused: Option<Refused> },
+    Send {
+        #[serde(deserialize_with = "super::reading")]
+        now: f64,
+        session_id: Described,
+        #[serde(default)]
+        refused: Option<Refused>,
+    },
     /// `revoke(sessionId, messageId)`.
-    Revoke { now: f64, session_id: Described, message_id: Described },
+    Revoke {
+        #[serde(deserialize_with = "super::reading")]
+        now: f64,
+        session_id: Described,
+        message_id: Described,
+    },
     /// `replace(sessionId, messageId, content)`.
-    Replace { now: f64, session_id: Described, message_id: Described, #[serde(default)] refused: Option<Refused> },
+    Replace {
+        #[serde(deserialize_with = "super::reading")]
+        now: f64,
+        session_id: Described,
+        message_id: Described,
+        #[serde(default)]
+        refused: Option<Refused>,
+    },
     /// `promptSent(sessionId)`.
     PromptSent { session_id: Described },
     /// `cancelSent(sessionId)`.
     CancelSent { session_id: Described },
     /// `promptAnswered(sessionId, answer, token?)`.
-    PromptAnswered { now: f64, session_id: Described, #[serde(default)] token: Described, #[serde(default)] refused: Option<Refused> },
+    PromptAnswered {
+        #[serde(deserialize_with = "super::reading")]
+        now: f64,
+        session_id: Described,
+        #[serde(default)]
+        token: Described,
+        #[serde(default)]
+        refused: Option<Refused>,
+    },
     /// `update(sessionId, update)`.
-    Update { session_id: Described, #[serde(default)] refused: Option<Refused> },
+    Update {
+        session_id: Described,
+        #[serde(default)]
+        refused: Option<Refused>,
+    },
     /// `sessionIdle(sessionId)`.
-    SessionIdle { now: f64, session_id: Described },
+    SessionIdle {
+        #[serde(deserialize_with = "super::reading")]
+        now: f64,
+        session_id: Described,
+    },
     /// `sessionReplaced(sessionId)`.
     SessionReplaced { session_id: Described },
     /// `sessionClosed(sessionId)`.
@@ -56,7 +100,10 @@ pub(super) enum Input {
     /// A host call settled.
     Answer(Settled),
     /// The timer fired.
-    Tick { now: f64 },
+    Tick {
+        #[serde(deserialize_with = "super::reading")]
+        now: f64,
+    },
     /// `dispose()`.
     Dispose {},
     /// `liveState()`.

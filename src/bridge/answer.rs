@@ -19,6 +19,7 @@ pub struct Settled {
     /// The request id the `send` step named.
     pub id: u64,
     /// The clock's reading when it settled.
+    #[serde(deserialize_with = "super::reading")]
     pub now: f64,
     /// The window's role for the request's thread (`follower: true`), when asked.
     #[serde(default)]

@@ -25,3 +25,17 @@ impl Clock {
         self.last
     }
 }
+
+/// Reads a clock reading from the driver's JSON: a number, or `null` where
+/// the page's clock gave something JSON cannot hold (`NaN`), which reads
+/// as a broken clock.
+///
+/// ```
+/// #[derive(serde::Deserialize)]
+/// struct At { #[serde(deserialize_with = "renderer_steering::bridge::reading")] now: f64 }
+/// let at: At = serde_json::from_str(r#"{"now":null}"#).unwrap();
+/// assert!(at.now.is_nan());
+/// ```
+pub fn reading<'de, D: serde::Deserializer<'de>>(deserializer: D) -> Result<f64, D::Error> {
+    Ok(<Option<f64> as serde::Deserialize>::deserialize(deserializer)?.unwrap_or(f64::NAN))
+}

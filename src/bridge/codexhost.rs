@@ -21,9 +21,15 @@ use crate::core::{Failure, Json, ReadError, RequestId, SteeringError, Trace};
 #[serde(rename_all = "camelCase", rename_all_fields = "camelCase")]
 pub(super) enum Input {
     /// `decide({ threadId, text })`.
-    Decide { now: f64, thread_id: Described, text: Described },
+    Decide {
+        #[serde(deserialize_with = "super::reading")]
+        now: f64,
+        thread_id: Described,
+        text: Described,
+    },
     /// `steer(args, hooks)`: the payload is the read fields' JSON text.
     Steer {
+        #[serde(deserialize_with = "super::reading")]
         now: f64,
         /// A fresh random id, used when the caller gave none ("" when the page has no randomness).
         fresh_id: String,
@@ -40,7 +46,10 @@ pub(super) enum Input {
     /// A host call settled (payload: its result or error data).
     Answer(Settled),
     /// The timer fired.
-    Tick { now: f64 },
+    Tick {
+        #[serde(deserialize_with = "super::reading")]
+        now: f64,
+    },
     /// `dispose()`.
     Dispose {},
     /// `connectionReplaced()`.

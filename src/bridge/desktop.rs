@@ -8,11 +8,11 @@ use serde::{Deserialize, Serialize};
 
 use super::output::Output;
 use crate::core::codexhost::Delivery;
+use crate::core::content::steer_text;
 use crate::core::desktop::{
     ActiveTurn, Admission, Answer, Decided, DesktopHook, Effect, Ended, ErrorFacts, NewTurnFacts, NewTurnStep, Outgoing, Refusal,
     SteerCall, SteerId, Verdict, WaitId,
 };
-use crate::core::content::steer_text;
 use crate::core::{Failure, Json, RpcError, SteeringError, Trace};
 
 /// What the driver read of a rejection.
@@ -42,11 +42,9 @@ impl Rejection {
     pub fn facts(&self) -> ErrorFacts {
         let package_error = self.package_kind.as_ref().map(|kind| kind == "outcomeUnknown");
         let rpc = match (package_error, self.code) {
-            (None, Some(code)) => Some(RpcError {
-                code,
-                message: self.message.clone(),
-                data: self.data.clone().and_then(|d| Json::parse(d).ok()),
-            }),
+            (None, Some(code)) => {
+                Some(RpcError { code, message: self.message.clone(), data: self.data.clone().and_then(|d| Json::parse(d).ok()) })
+            }
             _ => None,
         };
         ErrorFacts { package_error, message_id: self.package_id.clone(), rpc, words: self.words.clone() }

@@ -32,7 +32,7 @@ mod options;
 mod output;
 
 pub use answer::{Refused, Settled};
-pub use clock::Clock;
+pub use clock::{reading, Clock};
 pub use described::Described;
 pub use desktop::Rejection;
 pub use failure::Refusal;
@@ -76,7 +76,9 @@ enum Open {
     Codexhost(OptionsRead),
     Acp(OptionsRead),
     /// The desktop hook over the codexhost engine `decider` (its steer bound).
-    Desktop { decider: u32 },
+    Desktop {
+        decider: u32,
+    },
 }
 
 /// Every engine the page made, by handle.

@@ -78,7 +78,9 @@ impl OptionsRead {
         let Some(keys) = &self.timeout_keys else {
             return Err(OptionError::Unreadable { option: "options.timeouts".into(), reason: "its keys cannot be listed".into() });
         };
-        Timeouts::from_given("options.timeouts", keys, |key| self.timeouts.get(key).map_or(crate::core::given::Given::Undefined, Described::given))
+        Timeouts::from_given("options.timeouts", keys, |key| {
+            self.timeouts.get(key).map_or(crate::core::given::Given::Undefined, Described::given)
+        })
     }
 }
 

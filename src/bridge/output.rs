@@ -172,6 +172,7 @@ impl Output {
 
     /// The JSON text the driver reads.
     pub fn text(&self) -> String {
-        serde_json::to_string(self).unwrap_or_else(|_| String::from(r#"{"thrown":"renderer-steering: an answer could not be written","timer":null}"#))
+        serde_json::to_string(self)
+            .unwrap_or_else(|_| String::from(r#"{"thrown":"renderer-steering: an answer could not be written","timer":null}"#))
     }
 }

@@ -1,4 +1,4 @@
-// The UI hooks of a steer run from the call record (`js/boundary.js`
+// The UI hooks of a steer run from the call record (`js/driver/front-door.js`
 // `callHook`): each with its arguments, `reconcile(from, to)` when the host
 // delivered elsewhere than shown (else `retract()` then `present(to)`),
 // `requestOptions` only with the request that carries the message, and a

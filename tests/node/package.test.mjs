@@ -15,12 +15,19 @@ before(async () => {
 });
 
 
-test("the tarball holds exactly the entries, the glue, the wasm, the types, LICENSE and README", () => {
-  const files = pkg.files.filter((f) => !f.startsWith("pkg/snippets/")).sort();
-  assert.deepEqual(files, TARBALL_FILES);
-  for (const snippet of ["boundary"]) {
-    assert.ok(pkg.files.some((f) => new RegExp(`^pkg/snippets/.+/js/${snippet}\\.js$`).test(f)), `the glue's snippet ${snippet}.js is packed`);
-  }
+test("the tarball holds exactly the entries, the driver, the glue, the wasm, the types, LICENSE and README", () => {
+  assert.deepEqual([...pkg.files].sort(), TARBALL_FILES);
+});
+
+test("the wasm imports none of the package's JavaScript: only the glue's own functions", async () => {
+  const bytes = readFileSync(join(pkg.dir, "node_modules", "renderer-steering", "pkg", "renderer_steering_bg.wasm"));
+  const modules = new Set(WebAssembly.Module.imports(new WebAssembly.Module(bytes)).map((i) => i.module));
+  assert.deepEqual([...modules], ["./renderer_steering_bg.js"]);
+  assert.ok(!pkg.files.some((f) => f.includes("snippets")), "no pkg/snippets/");
+  // Besides its memory and wasm-bindgen's own runtime (`__wbindgen_*`, its abort handling): the start function, `step` and `version`.
+  const exported = WebAssembly.Module.exports(new WebAssembly.Module(bytes)).map((e) => e.name);
+  const ours = exported.filter((name) => !name.startsWith("__") && name !== "memory");
+  assert.deepEqual(ours.sort(), ["start", "step", "version"], `the wasm's own exports: ${exported}`);
 });
 
 test("package.json: browser before node in every export (webpack's electron-renderer sets both), metadata, engines", () => {
@@ -90,28 +97,23 @@ test("the entry exports the API and nothing internal", () => {
   const names = Object.keys(api).sort();
   assert.deepEqual(names, ["AcpSteering", "CodexhostSteering", "DesktopSteering", "SteeringError", "init", "installDesktopSteering", "isSteeringError", "version"]);
   const dts = readFileSync(join(pkg.dir, "node_modules", "renderer-steering", "pkg", "renderer_steering.d.ts"), "utf8");
-  const glueExports = [...dts.matchAll(/^export (?:class|function) (\w+)/gm)].map((m) => m[1]);
-  for (const name of glueExports) {
-    if (name === "__setPanicListener" || name === "start") continue; // internal (the wasm start function runs at init)
-    assert.ok(names.includes(name), `glue export ${name} is not re-exported by the entry (js/exports.js)`);
-  }
+  const glueExports = [...dts.matchAll(/^export (?:class|function) (\w+)/gm)].map((m) => m[1]).sort();
+  assert.deepEqual(glueExports, ["start", "step", "version"], "the wasm is called one way (and `start` runs once at init)");
   const index = readFileSync(join(pkg.dir, "node_modules", "renderer-steering", "pkg", "index.d.ts"), "utf8");
-  assert.doesNotMatch(index, /__set/);
-  const glueTypes = [...dts.matchAll(/^export (?:interface|type) (\w+)/gm)].map((m) => m[1]);
-  for (const name of glueTypes) assert.match(index, new RegExp(`\\b${name}\\b`), `type ${name} is not re-exported by index.d.ts`);
+  for (const name of names) assert.match(index, new RegExp(`export (?:class|function) ${name}\\b`), `${name} is declared in index.d.ts`);
 });
 
 test("the .d.ts types the API precisely", () => {
-  const dts = readFileSync(join(pkg.dir, "node_modules", "renderer-steering", "pkg", "renderer_steering.d.ts"), "utf8");
-  assert.match(dts, /steer\(args: SteerArgs, hooks\?: PresentationHooks \| null\): Promise<SteerResult>;/);
-  assert.match(dts, /decide\(args: DecideArgs\): Promise<Decision>;/);
   const index = readFileSync(join(pkg.dir, "node_modules", "renderer-steering", "pkg", "index.d.ts"), "utf8");
+  assert.match(index, /steer\(args: SteerArgs, hooks\?: PresentationHooks \| null\): Promise<SteerResult>;/);
+  assert.match(index, /decide\(args: DecideArgs\): Promise<Decision>;/);
+  assert.match(index, /promptSent\(sessionId: string\): PromptToken;/);
   assert.match(index, /export function init\(/);
 });
 
 test("the shipped wasm is the size-first build: no source path of any crate in its data (-Zlocation-detail=none)", () => {
   const wasm = readFileSync(join(pkg.dir, "node_modules", "renderer-steering", "pkg", "renderer_steering_bg.wasm")).toString("latin1");
-  // A build with locations (rustup's prebuilt std, or without the flag) carries dozens: src/shell/*.rs, serde_json's, core's.
+  // A build with locations (rustup's prebuilt std, or without the flag) carries dozens: src/bridge/*.rs, serde_json's, core's.
   const paths = wasm.match(/[\w.-]+\/[\w./-]*\.rs\b/g) ?? [];
   assert.deepEqual(paths, []);
 });

@@ -1,9 +1,7 @@
-// A method reached with a `this` that is not the instance the glue made: a
-// Proxy of it (Vue's reactive(), MobX), another class's instance, a forged
-// object. The facade (js/facade.js) resolves `this` through the instance's
-// wasm pointer and runs the glue on the real instance, or refuses: never a
-// trap (one struct's memory read as another's), never "null pointer passed
-// to rust", and free() never throws. The packed package in Node; cases that
+// A method reached with a `this` that is not the instance the constructor
+// made: a Proxy of it (Vue's reactive(), MobX), another class's instance, a
+// forged object. The classes (js/api/instances.js) find the engine behind
+// `this`, or refuse: never another engine's state, and free() never throws. The packed package in Node; cases that
 // could stop the module run in a child process each.
 import { test, before } from "node:test";
 import assert from "node:assert/strict";
