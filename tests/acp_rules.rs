@@ -513,3 +513,38 @@ fn drafts_above_the_limit_are_refused_before_any_request() {
     assert_eq!((error.failure.kind(), error.draft.value()), ("draftTooLarge", json!(huge)));
     assert!(run(&mut e, 0, silent).sent.is_empty());
 }
+
+#[test]
+fn a_prompt_answer_with_a_token_of_an_earlier_life_of_the_session_ends_no_later_prompt() {
+    for end_life in ["replaced", "closed", "connection"] {
+        let mut e = queue_agent();
+        let old = e.prompt_sent("s");
+        match end_life {
+            "replaced" => e.session_replaced("s"),
+            "closed" => e.session_closed("s"),
+            _ => {
+                e.connection_closed();
+                e.initialized(&json!({}).into(), 0);
+            }
+        }
+        let new = e.prompt_sent("s");
+        assert_ne!(old, new, "{end_life}");
+        let answer = json!({ "stopReason": "end_turn" }).into();
+        e.prompt_answered_for("s", Some(old), &answer, 1);
+        assert!(e.composer("s").mode != InputMode::Idle || end_life == "closed", "{end_life}: the new prompt still runs");
+        e.prompt_answered_for("s", Some(new), &answer, 2);
+        assert_ne!(e.composer("s").mode, InputMode::Queue, "{end_life}: the new prompt's own answer ends it");
+    }
+}
+
+#[test]
+fn a_prompt_answer_with_the_current_token_or_none_counts() {
+    let mut e = queue_agent();
+    let token = e.prompt_sent("s");
+    e.prompt_sent("s");
+    let answer = json!({ "stopReason": "end_turn" }).into();
+    e.prompt_answered_for("s", Some(token), &answer, 1);
+    assert_eq!(e.composer("s").mode, InputMode::Queue, "one prompt still open");
+    e.prompt_answered("s", &answer, 2);
+    assert_eq!(e.composer("s").mode, InputMode::Idle);
+}

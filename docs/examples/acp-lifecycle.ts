@@ -16,8 +16,8 @@ log(mode, hint, acp.queued(sessionId).length);
 
 // What the app feeds: the engine owns no connection, so it learns the session's life from the app.
 conn.onNotification("session/update", ({ sessionId, update }) => acp.update(sessionId, update));
-acp.promptSent(sessionId); // the app sent its own session/prompt: a turn runs
-const { superseded } = acp.promptAnswered(sessionId, { stopReason: "end_turn" }); // that prompt answered
+const token = acp.promptSent(sessionId); // the app sent its own session/prompt: a turn runs
+const { superseded } = acp.promptAnswered(sessionId, { stopReason: "end_turn" }, token); // that prompt answered
 log(superseded); // true: a folded handoff answered for the turn; this answer is not the turn's
 conn.notify("session/cancel", { sessionId });
 acp.cancelSent(sessionId); // the user pressed Stop: messages still waiting come back now (handedBack)

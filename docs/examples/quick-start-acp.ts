@@ -10,14 +10,14 @@ const acp = new AcpSteering({
 acp.onChange((sessionId, state) => composer.render(sessionId, state)); // "direct" | "queue" | "idle" | "unavailable"
 conn.onNotification("session/update", ({ sessionId, update }) => acp.update(sessionId, update));
 
-// The app's own prompts: one promptSent, then one promptAnswered, so the engine knows when a turn runs.
+// The app's own prompts: promptSent, then promptAnswered with its token, so the engine knows when a turn runs.
 async function prompt(text: string): Promise<void> {
-  acp.promptSent(sessionId);
+  const token = acp.promptSent(sessionId);
   const answer = await conn.request("session/prompt", { sessionId, prompt: [{ type: "text", text }] }).catch((error: unknown) => {
-    acp.promptAnswered(sessionId, { stopReason: "refusal" });
+    acp.promptAnswered(sessionId, { stopReason: "refusal" }, token);
     throw error;
   });
-  const { superseded } = acp.promptAnswered(sessionId, answer as object); // true: a folded handoff, not the turn's answer
+  const { superseded } = acp.promptAnswered(sessionId, answer as object, token); // true: a folded handoff, not the turn's answer
   if (!superseded) ui.showTurnEnd(answer);
 }
 

@@ -74,7 +74,11 @@ export function hostValue(value, keys) {
 /** A draft (content items) as `[refused, payload]`, within the draft limit. */
 export function draftText(value) {
   if (value === undefined) return [{ reason: "the value is undefined" }, ""];
-  if (!Array.isArray(value)) return [{ reason: "the draft must be an array of content items" }, ""];
+  try {
+    if (!Array.isArray(value)) return [{ reason: "the draft must be an array of content items" }, ""];
+  } catch (error) {
+    return [{ reason: asRefusal(error).reason }, ""]; // a revoked Proxy
+  }
   const text = jsonText(value, limits.draftUnits, limits.depth);
   return typeof text === "string" ? [undefined, text] : [{ reason: text.reason, tooLarge: text.tooLarge }, ""];
 }

@@ -13,6 +13,7 @@ use super::output::Output;
 use crate::core::acp::{AcpEngine, PromptToken};
 use crate::core::content::{check_array, MAX_DRAFT_BYTES};
 use crate::core::error::OptionError;
+use crate::core::given::Given;
 use crate::core::options::{optional, required, Accepts};
 use crate::core::{Failure, Json, OpId, SteeringError, Trace};
 
@@ -258,9 +259,9 @@ impl Session {
             Input::PromptAnswered { now, session_id, token, refused } => {
                 let session_id = id(&session_id, "sessionId")?;
                 let token = match token.given() {
-                    crate::core::given::Given::Undefined => None,
-                    crate::core::given::Given::Number(n) if n.fract() == 0.0 && n >= 0.0 => Some(PromptToken(n as u64)),
-                    given => return Err(typed(OptionError::refused("token", Accepts::WholeMilliseconds, given).into())),
+                    Given::Undefined => None,
+                    Given::Number(n) if Accepts::PromptToken.admits(&Given::Number(n)) => Some(PromptToken(n as u64)),
+                    given => return Err(typed(OptionError::refused("token", Accepts::PromptToken, given).into())),
                 };
                 let answer = host_value(refused, payload, "the prompt answer")?;
                 Output::value(&engine.prompt_answered_for(&session_id, token, &answer, clock.reading(now)))

@@ -43,6 +43,8 @@ pub enum Accepts {
     Id,
     /// A string.
     Text,
+    /// What `promptSent` returned (a whole number).
+    PromptToken,
 }
 
 impl Accepts {
@@ -63,6 +65,7 @@ impl Accepts {
             (Accepts::Object(_) | Accepts::AnswerOrPromise, Given::Object) => true,
             (Accepts::Id, Given::Text { units, .. }) => short(*units),
             (Accepts::Text, Given::Text { .. }) => true,
+            (Accepts::PromptToken, Given::Number(n)) => *n >= 0.0 && n.fract() == 0.0 && *n <= 9_007_199_254_740_991.0,
             _ => false,
         }
     }
@@ -85,6 +88,7 @@ impl fmt::Display for Accepts {
             Accepts::AnswerOrPromise => ("the agent's initialize answer (an object) or a promise of it", ""),
             Accepts::Id => ("a string of at most 4096 characters", ""),
             Accepts::Text => ("a string", ""),
+            Accepts::PromptToken => ("the token promptSent returned", ""),
         };
         f.write_str(words)?;
         f.write_str(shape)

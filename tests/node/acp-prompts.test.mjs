@@ -1,0 +1,39 @@
+// The app's own prompts, counted by token through the packed package: a late
+// answer of a prompt sent before the session was replaced ends no later
+// prompt, so a queued message never goes out beside a running turn.
+import { test, before } from "node:test";
+import assert from "node:assert/strict";
+import { packAndInstall } from "./pack.mjs";
+
+let api;
+before(async () => {
+  api = await import(packAndInstall().entry);
+  await api.init();
+});
+
+test("promptSent returns a token; a late answer with an earlier life's token sends nothing queued", async () => {
+  const sent = [];
+  const acp = new api.AcpSteering({ request: (method, params) => (sent.push(method), new Promise(() => {})), initialize: { agentCapabilities: {} } });
+  const old = acp.promptSent("s");
+  acp.sessionReplaced("s");
+  const current = acp.promptSent("s");
+  assert.equal(typeof old, "number");
+  assert.notEqual(old, current);
+  const queued = acp.send("s", [{ type: "text", text: "use pnpm" }]);
+  queued.catch(() => {});
+  assert.equal(acp.inputMode("s").mode, "queue");
+  assert.deepEqual(acp.promptAnswered("s", { stopReason: "end_turn" }, old), { superseded: false });
+  await new Promise((r) => setTimeout(r, 10));
+  assert.deepEqual(sent, [], "the queued message waits: the current prompt still runs");
+  acp.promptAnswered("s", { stopReason: "end_turn" }, current);
+  assert.deepEqual(sent, ["session/prompt"], "its own answer lets the queue go");
+  acp.dispose();
+  acp.free();
+});
+
+test("a token that is not one is refused by name", () => {
+  const acp = new api.AcpSteering({ request: () => new Promise(() => {}), initialize: {} });
+  acp.promptSent("s");
+  assert.throws(() => acp.promptAnswered("s", { stopReason: "end_turn" }, "x"), (e) => e.kind === "invalidInput" && /token/.test(e.message));
+  acp.free();
+});
