@@ -13,8 +13,8 @@ fn text(s: &str) -> Value {
 }
 
 fn codexhost(bridge: &mut Bridge) -> u32 {
-    let read = json!({ "options": { "t": "object" }, "fields": { "request": { "t": "function" } } });
-    let out = step(bridge, 0, json!({ "open": { "codexhost": read } }), "");
+    let read = json!({ "options": { "t": "object" }, "fields": [["request", { "t": "function" }]] });
+    let out = step(bridge, 0, json!({ "do": "open", "engine": "codexhost", "options": read }), "");
     out["value"]["handle"].as_u64().expect("a handle") as u32
 }
 
@@ -28,15 +28,15 @@ fn decide_and_steer_refuse_the_same_thread_id_in_the_same_unit() {
     let handle = codexhost(&mut bridge);
     // 3,000 "é": 3,000 UTF-16 units (within 4,096), 6,000 bytes (beyond it).
     let long = "é".repeat(3000);
-    let decided = step(&mut bridge, handle, json!({ "decide": { "now": 0, "threadId": text(&long), "text": text("x") } }), "");
+    let decided = step(&mut bridge, handle, json!({ "do": "decide", "now": 0, "threadId": text(&long), "text": text("x") }), "");
     assert!(decided["error"].is_null(), "decide takes it: {decided}");
-    let steered = step(&mut bridge, handle, json!({ "steer": { "now": 0, "freshId": "m-1" } }), &steer_fields(&long));
+    let steered = step(&mut bridge, handle, json!({ "do": "steer", "now": 0, "freshId": "m-1" }), &steer_fields(&long));
     assert!(steered["error"].is_null(), "steer takes it too: {steered}");
     // 5,000 "é": beyond 4,096 units: both refuse, naming the same bound.
     let longer = "é".repeat(5000);
     let described = json!({ "t": "string", "units": 5000 });
-    let decided = step(&mut bridge, handle, json!({ "decide": { "now": 0, "threadId": described, "text": text("x") } }), "");
-    let steered = step(&mut bridge, handle, json!({ "steer": { "now": 0, "freshId": "m-2" } }), &steer_fields(&longer));
+    let decided = step(&mut bridge, handle, json!({ "do": "decide", "now": 0, "threadId": described, "text": text("x") }), "");
+    let steered = step(&mut bridge, handle, json!({ "do": "steer", "now": 0, "freshId": "m-2" }), &steer_fields(&longer));
     assert_eq!(decided["error"]["message"], steered["error"]["message"], "{decided} {steered}");
     assert_eq!(decided["error"]["kind"], "invalidInput");
 }
@@ -46,11 +46,11 @@ fn a_bad_option_is_thrown_in_the_package_words() {
     let mut bridge = Bridge::default();
     let read = json!({
         "options": { "t": "object" },
-        "fields": { "request": { "t": "function" }, "timeouts": { "t": "object" } },
+        "fields": [["request", { "t": "function" }], ["timeouts", { "t": "object" }]],
         "timeoutKeys": ["decideMs"],
-        "timeouts": { "decideMs": { "t": "number", "n": -1 } }
+        "timeouts": [["decideMs", { "t": "number", "n": -1 }]]
     });
-    let out = step(&mut bridge, 0, json!({ "open": { "codexhost": read } }), "");
+    let out = step(&mut bridge, 0, json!({ "do": "open", "engine": "codexhost", "options": read }), "");
     assert_eq!(out["thrown"], "options.timeouts.decideMs must be a whole number of milliseconds from 0 to 2147483647 (got -1)");
     assert_eq!(bridge.live(), 0, "nothing is made for refused options");
 }
@@ -59,11 +59,11 @@ fn a_bad_option_is_thrown_in_the_package_words() {
 fn an_answer_comes_back_by_request_id_and_completes_the_submission() {
     let mut bridge = Bridge::default();
     let handle = codexhost(&mut bridge);
-    let out = step(&mut bridge, handle, json!({ "decide": { "now": 0, "threadId": text("t-1"), "text": text("x") } }), "");
+    let out = step(&mut bridge, handle, json!({ "do": "decide", "now": 0, "threadId": text("t-1"), "text": text("x") }), "");
     let op = out["value"]["op"].clone();
     let send = out["steps"].as_array().unwrap().iter().find_map(|s| s.get("send")).expect("a request").clone();
     let answer = json!({ "delivery": "official", "official": { "reason": "codexOwned" } }).to_string();
-    let done = step(&mut bridge, handle, json!({ "answer": { "id": send["id"], "now": 5, "how": "result" } }), &answer);
+    let done = step(&mut bridge, handle, json!({ "do": "answer", "id": send["id"], "now": 5, "how": "result" }), &answer);
     let complete = done["steps"].as_array().unwrap().iter().find_map(|s| s.get("complete")).expect("completed").clone();
     assert_eq!(complete["op"], op);
     assert_eq!(complete["ok"]["delivery"], "official");
@@ -74,14 +74,15 @@ fn an_answer_comes_back_by_request_id_and_completes_the_submission() {
 fn a_lost_answer_after_the_steer_left_is_outcome_unknown() {
     let mut bridge = Bridge::default();
     let handle = codexhost(&mut bridge);
-    let out = step(&mut bridge, handle, json!({ "steer": { "now": 0, "freshId": "m-1" } }), &steer_fields("t-1"));
+    let out = step(&mut bridge, handle, json!({ "do": "steer", "now": 0, "freshId": "m-1" }), &steer_fields("t-1"));
     let probe = out["steps"].as_array().unwrap().iter().find_map(|s| s.get("send")).unwrap().clone();
     let answer = json!({ "delivery": "activeTurn" }).to_string();
-    let out = step(&mut bridge, handle, json!({ "answer": { "id": probe["id"], "now": 1, "how": "result" } }), &answer);
+    let out = step(&mut bridge, handle, json!({ "do": "answer", "id": probe["id"], "now": 1, "how": "result" }), &answer);
     let steer = out["steps"].as_array().unwrap().iter().find_map(|s| s.get("send")).expect("the steer").clone();
     assert_eq!(steer["method"], "turn/steer");
     assert_eq!(steer["message"], true);
-    let out = step(&mut bridge, handle, json!({ "answer": { "id": steer["id"], "now": 2, "how": "lost", "words": "socket closed" } }), "");
+    let out =
+        step(&mut bridge, handle, json!({ "do": "answer", "id": steer["id"], "now": 2, "how": "lost", "words": "socket closed" }), "");
     let complete = out["steps"].as_array().unwrap().iter().find_map(|s| s.get("complete")).unwrap().clone();
     assert_eq!(complete["error"]["kind"], "outcomeUnknown");
     assert_eq!(complete["error"]["clientUserMessageId"], "m-1");
@@ -94,10 +95,10 @@ fn a_page_without_randomness_still_gets_distinct_message_ids() {
     let ids: Vec<Value> = ["t-1", "t-2"]
         .iter()
         .map(|thread| {
-            let out = step(&mut bridge, handle, json!({ "steer": { "now": 0, "freshId": "" } }), &steer_fields(thread));
+            let out = step(&mut bridge, handle, json!({ "do": "steer", "now": 0, "freshId": "" }), &steer_fields(thread));
             let probe = out["steps"].as_array().unwrap().iter().find_map(|s| s.get("send")).unwrap().clone();
             let answer = json!({ "delivery": "activeTurn" }).to_string();
-            let out = step(&mut bridge, handle, json!({ "answer": { "id": probe["id"], "now": 1, "how": "result" } }), &answer);
+            let out = step(&mut bridge, handle, json!({ "do": "answer", "id": probe["id"], "now": 1, "how": "result" }), &answer);
             let steer = out["steps"].as_array().unwrap().iter().find_map(|s| s.get("send")).unwrap().clone();
             steer["params"]["clientUserMessageId"].clone()
         })
@@ -109,21 +110,21 @@ fn a_page_without_randomness_still_gets_distinct_message_ids() {
 #[test]
 fn a_late_answer_to_a_prompt_of_a_replaced_session_ends_no_later_prompt() {
     let mut bridge = Bridge::default();
-    let read = json!({ "options": { "t": "object" }, "fields": { "request": { "t": "function" }, "initialize": { "t": "object" } } });
-    let out = step(&mut bridge, 0, json!({ "open": { "acp": read } }), "{}");
+    let read = json!({ "options": { "t": "object" }, "fields": [["request", { "t": "function" }], ["initialize", { "t": "object" }]] });
+    let out = step(&mut bridge, 0, json!({ "do": "open", "engine": "acp", "options": read }), "{}");
     let handle = out["value"]["handle"].as_u64().unwrap() as u32;
-    let old = step(&mut bridge, handle, json!({ "promptSent": { "sessionId": text("s") } }), "")["value"].clone();
-    step(&mut bridge, handle, json!({ "sessionReplaced": { "sessionId": text("s") } }), "");
-    let new = step(&mut bridge, handle, json!({ "promptSent": { "sessionId": text("s") } }), "")["value"].clone();
+    let old = step(&mut bridge, handle, json!({ "do": "promptSent", "sessionId": text("s") }), "")["value"].clone();
+    step(&mut bridge, handle, json!({ "do": "sessionReplaced", "sessionId": text("s") }), "");
+    let new = step(&mut bridge, handle, json!({ "do": "promptSent", "sessionId": text("s") }), "")["value"].clone();
     assert_ne!(old, new, "a new life of the session, a new token");
     let answer = json!({ "stopReason": "end_turn" }).to_string();
-    let late = json!({ "promptAnswered": { "now": 1, "sessionId": text("s"), "token": { "t": "number", "n": old } } });
+    let late = json!({ "do": "promptAnswered", "now": 1, "sessionId": text("s"), "token": { "t": "number", "n": old } });
     step(&mut bridge, handle, late, &answer);
-    let mode = step(&mut bridge, handle, json!({ "inputMode": { "sessionId": text("s") } }), "");
+    let mode = step(&mut bridge, handle, json!({ "do": "inputMode", "sessionId": text("s") }), "");
     assert_eq!(mode["value"]["mode"], "queue", "the new prompt still runs: messages wait for it");
-    let current = json!({ "promptAnswered": { "now": 2, "sessionId": text("s"), "token": { "t": "number", "n": new } } });
+    let current = json!({ "do": "promptAnswered", "now": 2, "sessionId": text("s"), "token": { "t": "number", "n": new } });
     step(&mut bridge, handle, current, &answer);
-    let mode = step(&mut bridge, handle, json!({ "inputMode": { "sessionId": text("s") } }), "");
+    let mode = step(&mut bridge, handle, json!({ "do": "inputMode", "sessionId": text("s") }), "");
     assert_eq!(mode["value"]["mode"], "idle");
 }
 
@@ -131,9 +132,9 @@ fn a_late_answer_to_a_prompt_of_a_replaced_session_ends_no_later_prompt() {
 fn a_freed_handle_answers_that_it_was_freed_and_its_slot_is_reused() {
     let mut bridge = Bridge::default();
     let handle = codexhost(&mut bridge);
-    step(&mut bridge, 0, json!({ "close": { "handle": handle } }), "");
+    step(&mut bridge, 0, json!({ "do": "close", "handle": handle }), "");
     assert_eq!(bridge.live(), 0);
-    let out = step(&mut bridge, handle, json!({ "tick": { "now": 0 } }), "");
+    let out = step(&mut bridge, handle, json!({ "do": "tick", "now": 0 }), "");
     assert!(out["thrown"].as_str().is_some_and(|m| m.contains("freed")));
     assert_eq!(codexhost(&mut bridge), handle);
 }
@@ -142,7 +143,14 @@ fn a_freed_handle_answers_that_it_was_freed_and_its_slot_is_reused() {
 fn input_the_driver_never_sends_is_refused_in_words_not_a_panic() {
     let mut bridge = Bridge::default();
     let handle = codexhost(&mut bridge);
-    for (handle, input) in [(0, "not json"), (0, "{}"), (handle, r#"{"steer":7}"#), (handle, r#"{"answer":{"id":-1}}"#), (u32::MAX, "{}")] {
+    for (handle, input) in [
+        (0, "not json"),
+        (0, "{}"),
+        (handle, r#"{"do":7}"#),
+        (handle, r#"{"do":"answer","id":-1}"#),
+        (handle, r#"{"do":"nope"}"#),
+        (u32::MAX, "{}"),
+    ] {
         let out: Value = serde_json::from_str(&bridge.step(handle, input, "\u{0}")).unwrap();
         assert!(out["thrown"].is_string(), "{input}: {out}");
     }
@@ -153,20 +161,21 @@ fn the_desktop_hook_opens_over_its_decider_with_its_steer_bound() {
     let mut bridge = Bridge::default();
     let read = json!({
         "options": { "t": "object" },
-        "fields": { "request": { "t": "function" }, "timeouts": { "t": "object" } },
+        "fields": [["request", { "t": "function" }], ["timeouts", { "t": "object" }]],
         "timeoutKeys": ["steerMs"],
-        "timeouts": { "steerMs": { "t": "number", "n": 1234 } }
+        "timeouts": [["steerMs", { "t": "number", "n": 1234 }]]
     });
-    let decider = step(&mut bridge, 0, json!({ "open": { "codexhost": read } }), "")["value"]["handle"].clone();
-    let hook =
-        step(&mut bridge, 0, json!({ "open": { "desktop": { "decider": decider } } }), "")["value"]["handle"].as_u64().unwrap() as u32;
-    let input = json!({ "call": { "op": "steer", "n": [1, 0], "s": ["t-1", "use pnpm", null, null] } });
+    let decider = step(&mut bridge, 0, json!({ "do": "open", "engine": "codexhost", "options": read }), "")["value"]["handle"].clone();
+    let hook = step(&mut bridge, 0, json!({ "do": "open", "engine": "desktop", "handle": decider }), "")["value"]["handle"]
+        .as_u64()
+        .unwrap() as u32;
+    let input = json!({ "do": "call", "op": "steer", "n": [1, 0], "s": ["t-1", "use pnpm", null, null] });
     let admitted = step(&mut bridge, hook, input, "");
     assert_eq!(admitted["value"]["do"], "decide");
-    let wait = step(&mut bridge, hook, json!({ "call": { "op": "wait", "n": [100, admitted["value"]["steer"]] } }), "");
+    let wait = step(&mut bridge, hook, json!({ "do": "call", "op": "wait", "n": [100, admitted["value"]["steer"]] }), "");
     assert!(wait["value"].is_u64());
-    let effects = step(&mut bridge, hook, json!({ "effects": {} }), "");
+    let effects = step(&mut bridge, hook, json!({ "do": "effects" }), "");
     assert_eq!(effects["timer"], 1334, "bounded by the decider's steerMs");
-    let missing = step(&mut bridge, 0, json!({ "open": { "desktop": { "decider": 99 } } }), "");
+    let missing = step(&mut bridge, 0, json!({ "do": "open", "engine": "desktop", "handle": 99 }), "");
     assert!(missing["thrown"].is_string());
 }

@@ -56,6 +56,9 @@ pub trait Dialect: Send + 'static {
     fn handle(&mut self, method: &str, params: Value, out: &Outbox) -> Reply;
 }
 
+/// A host one or more connections talk to (several: a `world` that outlives a reload).
+pub type Shared = Arc<std::sync::Mutex<Box<dyn Dialect>>>;
+
 fn answer_frame(id: &Value, result: RpcResult) -> Value {
     match result {
         Ok(result) => json!({ "jsonrpc": "2.0", "id": id, "result": result }),
@@ -91,7 +94,7 @@ async fn deliver(out: Outbox, faults: Faults, method: String, id: Value, result:
 }
 
 /// Runs a connection until either side closes.
-pub async fn serve(socket: WebSocket, mut dialect: Box<dyn Dialect>, faults: Faults) {
+pub async fn serve(socket: WebSocket, dialect: Shared, faults: Faults) {
     let (mut sink, mut stream) = socket.split();
     let (tx, mut rx) = mpsc::unbounded_channel::<Message>();
     let out = Outbox { tx, closed: Arc::new(AtomicBool::new(false)) };
@@ -117,7 +120,7 @@ pub async fn serve(socket: WebSocket, mut dialect: Box<dyn Dialect>, faults: Fau
             out.close();
             break;
         }
-        let reply = dialect.handle(&method, params, &out);
+        let reply = dialect.lock().unwrap_or_else(|poisoned| poisoned.into_inner()).handle(&method, params, &out);
         let Some(id) = id else { continue };
         if Faults::hits(&faults.hang_on, &method) {
             continue;

@@ -1,5 +1,7 @@
 //! `steering-host`: serves the playground page and the package, and plays a
-//! scripted agent host over a JSON-RPC WebSocket at `/rpc?mode=...`.
+//! scripted agent host over a JSON-RPC WebSocket at `/rpc?mode=...`. With
+//! `world=<name>`, connections of that name share one host (its threads,
+//! turns and receipts), as a real host outlives a renderer that reloads.
 //!
 //! ```text
 //! steering-host --port 8080 --root .
@@ -8,6 +10,7 @@
 use std::collections::HashMap;
 use std::net::SocketAddr;
 use std::path::PathBuf;
+use std::sync::{Arc, Mutex, OnceLock};
 
 use axum::extract::ws::WebSocketUpgrade;
 use axum::extract::Query;
@@ -39,8 +42,29 @@ fn dialect(query: &HashMap<String, String>) -> Option<Box<dyn conn::Dialect>> {
     })
 }
 
+/// The hosts that outlive their connections, by `world` name (and mode).
+fn worlds() -> &'static Mutex<HashMap<(String, String), conn::Shared>> {
+    static WORLDS: OnceLock<Mutex<HashMap<(String, String), conn::Shared>>> = OnceLock::new();
+    WORLDS.get_or_init(Mutex::default)
+}
+
+/// The host a connection talks to: its own, or its world's.
+fn host(query: &HashMap<String, String>) -> Option<conn::Shared> {
+    let Some(world) = query.get("world") else {
+        return dialect(query).map(|d| Arc::new(Mutex::new(d)));
+    };
+    let key = (world.clone(), query.get("mode").cloned().unwrap_or_default());
+    let mut worlds = worlds().lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+    if let Some(shared) = worlds.get(&key) {
+        return Some(shared.clone());
+    }
+    let shared: conn::Shared = Arc::new(Mutex::new(dialect(query)?));
+    worlds.insert(key, shared.clone());
+    Some(shared)
+}
+
 async fn rpc(ws: WebSocketUpgrade, Query(query): Query<HashMap<String, String>>) -> axum::response::Response {
-    let Some(dialect) = dialect(&query) else {
+    let Some(dialect) = host(&query) else {
         return (axum::http::StatusCode::BAD_REQUEST, "unknown mode").into_response();
     };
     let faults = faults::Faults::from_query(&query);

@@ -40,10 +40,10 @@ export class AcpSteering {
   /** `new AcpSteering({ request, initialize?, allowPromptHandoff?, timeouts? })`. */
   constructor(options) {
     ready();
-    const { read, values } = readOptions(options, ["request", "initialize", "allowPromptHandoff", "timeouts"]);
+    const { read, values, kinds } = readOptions(options, ["request", "initialize", "allowPromptHandoff", "timeouts"]);
     const initialize = values.initialize;
-    const answer = read.fields.initialize !== undefined && read.fields.initialize.t === "object" ? hostValue(initialize, INITIALIZE_FIELDS)[1] : "";
-    const out = step(0, { open: { acp: read } }, answer);
+    const answer = kinds.initialize === "object" ? hostValue(initialize, INITIALIZE_FIELDS)[1] : "";
+    const out = step(0, { do: "open", engine: "acp", options: read }, answer);
     if (own(out, "thrown") !== undefined) throw new Error(out.thrown);
     const engine = new Engine(out.value.handle, values.request, undefined);
     adopt(this, AcpSteering, engine);
@@ -52,7 +52,7 @@ export class AcpSteering {
     if (awaitInitializeMs !== undefined) {
       // Sends wait for the answer (bounded by requestMs); the engine applies it, or hands them back.
       follow(initialize, limits.relayedUnits, awaitInitializeMs, (settled, payload) => {
-        engine.safely({ initializeSettled: { now: now(), epoch, ok: settled.how === "result" } }, payload);
+        engine.safely({ do: "initializeSettled", now: now(), epoch, ok: settled.how === "result" }, payload);
       });
     }
   }
@@ -60,7 +60,7 @@ export class AcpSteering {
   /** The `initialize` answer (again, after a reconnect). */
   initialized(answer) {
     const [refused, payload] = hostValue(answer, INITIALIZE_FIELDS);
-    sync(this, "initialized", { initialized: { now: now(), refused } }, payload);
+    sync(this, "initialized", { do: "initialized", now: now(), refused }, payload);
   }
 
   /** Sends a message: steered into the running turn, queued, or prompted. */
@@ -70,14 +70,14 @@ export class AcpSteering {
       // (dispose, free, connectionClosed) runs while nothing is submitted.
       const record = unconfirmedRecord(hooks);
       const [refused, payload] = draftText(content);
-      return engine.submit({ send: { now: now(), sessionId: describedId(sessionId), refused } }, payload, record, content);
+      return engine.submit({ do: "send", now: now(), sessionId: describedId(sessionId), refused }, payload, record, content);
     });
   }
 
   /** Revokes an accepted, undelivered inject; resolves with its content. */
   revoke(sessionId, messageId) {
     return method(this, AcpSteering, "revoke", { async: true }, (engine) =>
-      engine.submit({ revoke: { now: now(), sessionId: describedId(sessionId), messageId: describedId(messageId) } }, "", undefined, undefined),
+      engine.submit({ do: "revoke", now: now(), sessionId: describedId(sessionId), messageId: describedId(messageId) }, "", undefined, undefined),
     );
   }
 
@@ -85,62 +85,62 @@ export class AcpSteering {
   replace(sessionId, messageId, content) {
     return method(this, AcpSteering, "replace", { async: true, draft: content }, (engine) => {
       const [refused, payload] = draftText(content);
-      const input = { now: now(), sessionId: describedId(sessionId), messageId: describedId(messageId), refused };
-      return engine.submit({ replace: input }, payload, undefined, content);
+      const input = { do: "replace", now: now(), sessionId: describedId(sessionId), messageId: describedId(messageId), refused };
+      return engine.submit(input, payload, undefined, content);
     });
   }
 
   /** The app sent its own `session/prompt`; returns the token `promptAnswered` takes. */
   promptSent(sessionId) {
-    return sync(this, "promptSent", { promptSent: { sessionId: describedId(sessionId) } });
+    return sync(this, "promptSent", { do: "promptSent", sessionId: describedId(sessionId) });
   }
 
   /** The app sent `session/cancel` (the user pressed Stop): waiting messages are handed back now. */
   cancelSent(sessionId) {
-    sync(this, "cancelSent", { cancelSent: { sessionId: describedId(sessionId) } });
+    sync(this, "cancelSent", { do: "cancelSent", sessionId: describedId(sessionId) });
   }
 
   /** The app's `session/prompt` was answered (`token`: what `promptSent` returned for it). */
   promptAnswered(sessionId, answer, token) {
     const [refused, payload] = hostValue(answer, PROMPT_ANSWER_FIELDS);
-    const input = { now: now(), sessionId: describedId(sessionId), token: described(token), refused };
-    return sync(this, "promptAnswered", { promptAnswered: input }, payload);
+    const input = { do: "promptAnswered", now: now(), sessionId: describedId(sessionId), token: described(token), refused };
+    return sync(this, "promptAnswered", input, payload);
   }
 
   /** A `session/update` notification's `update` object. */
   update(sessionId, update) {
     const [refused, payload] = hostValue(update, UPDATE_FIELDS);
-    sync(this, "update", { update: { sessionId: describedId(sessionId), refused } }, payload);
+    sync(this, "update", { do: "update", sessionId: describedId(sessionId), refused }, payload);
   }
 
   /** The turn the agent started itself has ended. */
   sessionIdle(sessionId) {
-    sync(this, "sessionIdle", { sessionIdle: { now: now(), sessionId: describedId(sessionId) } });
+    sync(this, "sessionIdle", { do: "sessionIdle", now: now(), sessionId: describedId(sessionId) });
   }
 
   /** `session/new` or `session/load` replaced the session. */
   sessionReplaced(sessionId) {
-    sync(this, "sessionReplaced", { sessionReplaced: { sessionId: describedId(sessionId) } });
+    sync(this, "sessionReplaced", { do: "sessionReplaced", sessionId: describedId(sessionId) });
   }
 
   /** The session was closed. */
   sessionClosed(sessionId) {
-    sync(this, "sessionClosed", { sessionClosed: { sessionId: describedId(sessionId) } });
+    sync(this, "sessionClosed", { do: "sessionClosed", sessionId: describedId(sessionId) });
   }
 
   /** The connection closed: pending messages are handed back. */
   connectionClosed() {
-    sync(this, "connectionClosed", { connectionClosed: {} });
+    sync(this, "connectionClosed", { do: "connectionClosed" });
   }
 
   /** The composer state: mode, hint, queued messages, pending injects. */
   inputMode(sessionId) {
-    return sync(this, "inputMode", { inputMode: { sessionId: describedId(sessionId) } });
+    return sync(this, "inputMode", { do: "inputMode", sessionId: describedId(sessionId) });
   }
 
   /** Queued messages of a session, oldest first (for chips). */
   queued(sessionId) {
-    return sync(this, "queued", { queued: { sessionId: describedId(sessionId) } });
+    return sync(this, "queued", { do: "queued", sessionId: describedId(sessionId) });
   }
 
   /** Calls `callback(sessionId, state)` whenever a session's composer state changes. */
@@ -153,7 +153,7 @@ export class AcpSteering {
   /** Rejects everything pending with `disposed`; sends nothing more. */
   dispose() {
     try {
-      method(this, AcpSteering, "dispose", {}, (engine) => engine.run({ dispose: {} }));
+      method(this, AcpSteering, "dispose", {}, (engine) => engine.run({ do: "dispose" }));
     } catch {
       // A no-op once freed, after the module stopped, or on no instance.
     }
@@ -161,7 +161,7 @@ export class AcpSteering {
 
   /** Ops, sessions and requests still held (0 once all settle). */
   liveState() {
-    return sync(this, "liveState", { liveState: {} });
+    return sync(this, "liveState", { do: "liveState" });
   }
 }
 freeable(AcpSteering);

@@ -40,7 +40,7 @@ export class CodexhostSteering {
   constructor(options) {
     ready();
     const { read, values } = readOptions(options, ["request", "timeouts", "streamRole"]);
-    const out = step(0, { open: { codexhost: read } });
+    const out = step(0, { do: "open", engine: "codexhost", options: read });
     if (own(out, "thrown") !== undefined) throw new Error(out.thrown);
     adopt(this, CodexhostSteering, new Engine(out.value.handle, values.request, values.streamRole));
   }
@@ -48,8 +48,8 @@ export class CodexhostSteering {
   /** Asks the host how `text` would be delivered on `threadId`; sends no steer. */
   decide(args) {
     return method(this, CodexhostSteering, "decide", { async: true }, (engine) => {
-      const input = { now: now(), threadId: describedId(fieldOf(args, "threadId")), text: described(fieldOf(args, "text"), limits.draftUnits) };
-      return engine.submit({ decide: input }, "", undefined, undefined);
+      const input = { do: "decide", now: now(), threadId: describedId(fieldOf(args, "threadId")), text: described(fieldOf(args, "text"), limits.draftUnits) };
+      return engine.submit(input, "", undefined, undefined);
     });
   }
 
@@ -60,15 +60,15 @@ export class CodexhostSteering {
       const threadId = record.threadId;
       const follower =
         engine.streamRole && record.refused === undefined && typeof threadId === "string" ? isFollower(engine.streamRole, threadId) : undefined;
-      const input = { now: now(), freshId: randomId(), follower, timeoutMs: record.timeoutMs, refused: record.refused };
-      return engine.submit({ steer: input }, record.text, record, record.input);
+      const input = { do: "steer", now: now(), freshId: randomId(), follower, timeoutMs: record.timeoutMs, refused: record.refused };
+      return engine.submit(input, record.text, record, record.input);
     });
   }
 
   /** Rejects decisions and steers in progress with `disposed`; sends nothing more. */
   dispose() {
     try {
-      method(this, CodexhostSteering, "dispose", {}, (engine) => engine.run({ dispose: {} }));
+      method(this, CodexhostSteering, "dispose", {}, (engine) => engine.run({ do: "dispose" }));
     } catch {
       // A no-op once freed, after the module stopped, or on no instance.
     }
@@ -76,12 +76,12 @@ export class CodexhostSteering {
 
   /** The host connection was replaced: probe missing methods again. */
   connectionReplaced() {
-    method(this, CodexhostSteering, "connectionReplaced", {}, (engine) => engine.run({ connectionReplaced: {} }));
+    method(this, CodexhostSteering, "connectionReplaced", {}, (engine) => engine.run({ do: "connectionReplaced" }));
   }
 
   /** Submissions, lanes and requests still held (0 once all settle). */
   liveState() {
-    return method(this, CodexhostSteering, "liveState", {}, (engine) => own(engine.run({ liveState: {} }), "value"));
+    return method(this, CodexhostSteering, "liveState", {}, (engine) => own(engine.run({ do: "liveState" }), "value"));
   }
 }
 freeable(CodexhostSteering);

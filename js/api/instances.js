@@ -66,7 +66,7 @@ export function free(self, Class) {
     engine = engineOf(self, Class);
     if (!engine) return;
     collected?.unregister(engine);
-    engine.run({ dispose: {} });
+    engine.run({ do: "dispose" });
   } catch {
     // The module stopped: nothing is left to settle.
   }

@@ -32,7 +32,7 @@ export function rejection(error) {
 export class DesktopCore {
   /** The hook over the codexhost engine `decider` (its steer bound). */
   constructor(decider) {
-    const out = step(0, { open: { desktop: { decider: decider.handle } } });
+    const out = step(0, { do: "open", engine: "desktop", handle: decider.handle });
     if (own(out, "thrown") !== undefined) throw new Error(out.thrown);
     this.handle = out.value.handle;
     this.disposed = false;
@@ -45,8 +45,8 @@ export class DesktopCore {
    * the call's plain value.
    */
   call(op, n, draft, error, ...s) {
-    const input = { op, n: n.map(Number), s, error: error === undefined ? undefined : rejection(error) };
-    const out = step(this.handle, { call: input });
+    const input = { do: "call", op, n: n.map(Number), s, error: error === undefined ? undefined : rejection(error) };
+    const out = step(this.handle, input);
     if (op === "dispose") this.disposed = true;
     const report = own(out, "error");
     const failed = report === undefined ? undefined : steeringError(report, draft);
@@ -58,7 +58,7 @@ export class DesktopCore {
 
   /** `{ effects, next }`: what to carry out now, and the next deadline (or null). */
   effects() {
-    const out = step(this.handle, { effects: {} });
+    const out = step(this.handle, { do: "effects" });
     this.disposed = out.value.disposed;
     return { effects: out.value.effects, next: own(out, "timer") ?? null };
   }
@@ -66,11 +66,11 @@ export class DesktopCore {
   /** The text a desktop steer's draft carries, when it is text only (else undefined). */
   steerText(input) {
     const [refused, payload] = draftText(input);
-    return own(step(this.handle, { steerText: { refused } }, payload), "value") ?? undefined;
+    return own(step(this.handle, { do: "steerText", refused }, payload), "value") ?? undefined;
   }
 
   /** Frees it in the module. */
   close() {
-    step(0, { close: { handle: this.handle } });
+    step(0, { do: "close", handle: this.handle });
   }
 }

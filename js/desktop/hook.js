@@ -77,7 +77,7 @@ export function installDesktopSteering(manager, options) {
   // `options` is checked by the engine (each field read once) before the
   // hook is built, and its bounds by the decider, named as the caller wrote them.
   const { read, values } = readOptions(options, ["timeouts", "onReconcile"]);
-  const checked = step(0, { desktopOptions: read });
+  const checked = step(0, { do: "desktopOptions", options: read });
   if (own(checked, "thrown") !== undefined) throw new Error(checked.thrown);
   const decider = new CodexhostSteering({
     request: (...args) => Reflect.apply(originalSend, manager, args),

@@ -21,7 +21,7 @@ const owing = new Set();
 
 /** The engine's report of a failure when no engine is asked (`kind`, words). */
 function refusalReport(kind, detail = "") {
-  return own(step(0, { failure: { kind, detail } }), "error");
+  return own(step(0, { do: "failure", kind, detail }), "error");
 }
 
 /** The `SteeringError` a call fails with when no engine is asked: `kind`, words, the caller's draft (by identity). */
@@ -53,7 +53,7 @@ export class Engine {
     this.waiters = new Map();
     /** op -> the call record (hooks, requestOptions) */
     this.records = new Map();
-    this.timer = new Timer(() => this.safely({ tick: { now: now() } }, ""));
+    this.timer = new Timer(() => this.safely({ do: "tick", now: now() }, ""));
     this.depth = 0;
     this.deadline = null;
     this.onChange = undefined;
@@ -132,10 +132,8 @@ export class Engine {
     const options = message ? this.records.get(op)?.requestOptions : undefined;
     callHost(this.request, method, params, options, (settled, payload) => {
       if (this.closed) return; // freed meanwhile: the answer is dropped
-      if (key !== undefined && this.streamRole) settled.follower = isFollower(this.streamRole, key);
-      settled.id = id;
-      settled.now = now();
-      this.safely({ answer: settled }, payload);
+      const follower = key !== undefined && this.streamRole ? isFollower(this.streamRole, key) : undefined;
+      this.safely({ ...settled, do: "answer", id, now: now(), follower }, payload);
     });
   }
 
@@ -173,7 +171,7 @@ export class Engine {
     this.timer.clear();
     owing.delete(this);
     try {
-      if (!isStopped()) step(0, { close: { handle: this.handle } });
+      if (!isStopped()) step(0, { do: "close", handle: this.handle });
     } catch {
       // The module stopped: nothing is left to free.
     }

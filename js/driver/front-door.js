@@ -40,26 +40,29 @@ export function describedId(value) {
 
 /**
  * A constructor's `options`: the object itself and each of `names` read
- * once (`values`, the fields as given, for the functions the driver keeps),
- * described for the engine (`read`), `timeouts` with its first keys.
+ * once (`values`, the fields as given, for the functions the driver keeps;
+ * `kinds`, their types), described for the engine (`read`, `[name, value]`
+ * pairs), `timeouts` with its first keys.
  */
 export function readOptions(options, names) {
+  const read = { options: described(options), fields: [] };
   // Without a prototype: a key polluted onto Object.prototype is no field.
-  const read = { options: described(options), fields: { __proto__: null } };
   const values = { __proto__: null };
-  if (options === null || (typeof options !== "object" && typeof options !== "function")) return { read, values };
+  const kinds = { __proto__: null };
+  if (options === null || (typeof options !== "object" && typeof options !== "function")) return { read, values, kinds };
   for (const name of names) {
     const value = fieldOf(options, name);
+    const what = described(value, limits.shownUnits, name === "initialize");
     values[name] = value;
-    read.fields[name] = described(value, limits.shownUnits, name === "initialize");
+    kinds[name] = what.t;
+    read.fields.push([name, what]);
   }
   const timeouts = values.timeouts;
   if (timeouts !== null && typeof timeouts === "object") {
     read.timeoutKeys = ownKeysOf(timeouts, limits.timeoutKeys, limits.shownUnits) ?? null;
-    read.timeouts = { __proto__: null };
-    for (const key of limits.timeoutNames) read.timeouts[key] = described(fieldOf(timeouts, key));
+    read.timeouts = limits.timeoutNames.map((key) => [key, described(fieldOf(timeouts, key))]);
   }
-  return { read, values };
+  return { read, values, kinds };
 }
 
 /**

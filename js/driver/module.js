@@ -102,7 +102,7 @@ async function load(source, loadDefault, compileHere) {
     );
   }
   loaded = true;
-  limits = step(0, { limits: {} }).value;
+  limits = step(0, { do: "limits" }).value;
 }
 
 /**

@@ -2,114 +2,20 @@
 //! reports of the connection (`initialize`, prompts, updates, sessions) and
 //! sends, revokes and replaces in; steps out.
 
-use serde::Deserialize;
-
-use super::answer::{Refused, Settled};
+use super::answer::{host_answer, Refused};
 use super::clock::Clock;
 use super::codexhost::Op;
 use super::described::Described;
+use super::input::Input;
 use super::options::OptionsRead;
 use super::output::Output;
+use super::unknown;
 use crate::core::acp::{AcpEngine, PromptToken};
 use crate::core::content::{check_array, MAX_DRAFT_BYTES};
 use crate::core::error::OptionError;
 use crate::core::given::Given;
 use crate::core::options::{optional, required, Accepts};
 use crate::core::{Failure, Json, OpId, SteeringError, Trace};
-
-/// What the driver hands an ACP engine. `session_id` and `message_id` are
-/// described ids; a draft or a host value is the payload, or `refused`.
-#[derive(Debug, Deserialize)]
-#[serde(rename_all = "camelCase", rename_all_fields = "camelCase")]
-pub(super) enum Input {
-    /// `initialized(answer)`, or the constructor's `initialize` answer.
-    Initialized {
-        #[serde(deserialize_with = "super::reading")]
-        now: f64,
-        #[serde(default)]
-        refused: Option<Refused>,
-    },
-    /// The constructor's `initialize` promise settled (`ok`: with an
-    /// answer, the payload), in connection `epoch`.
-    InitializeSettled {
-        #[serde(deserialize_with = "super::reading")]
-        now: f64,
-        epoch: u32,
-        ok: bool,
-    },
-    /// `send(sessionId, content, hooks)`.
-    Send {
-        #[serde(deserialize_with = "super::reading")]
-        now: f64,
-        session_id: Described,
-        #[serde(default)]
-        refused: Option<Refused>,
-    },
-    /// `revoke(sessionId, messageId)`.
-    Revoke {
-        #[serde(deserialize_with = "super::reading")]
-        now: f64,
-        session_id: Described,
-        message_id: Described,
-    },
-    /// `replace(sessionId, messageId, content)`.
-    Replace {
-        #[serde(deserialize_with = "super::reading")]
-        now: f64,
-        session_id: Described,
-        message_id: Described,
-        #[serde(default)]
-        refused: Option<Refused>,
-    },
-    /// `promptSent(sessionId)`.
-    PromptSent { session_id: Described },
-    /// `cancelSent(sessionId)`.
-    CancelSent { session_id: Described },
-    /// `promptAnswered(sessionId, answer, token?)`.
-    PromptAnswered {
-        #[serde(deserialize_with = "super::reading")]
-        now: f64,
-        session_id: Described,
-        #[serde(default)]
-        token: Described,
-        #[serde(default)]
-        refused: Option<Refused>,
-    },
-    /// `update(sessionId, update)`.
-    Update {
-        session_id: Described,
-        #[serde(default)]
-        refused: Option<Refused>,
-    },
-    /// `sessionIdle(sessionId)`.
-    SessionIdle {
-        #[serde(deserialize_with = "super::reading")]
-        now: f64,
-        session_id: Described,
-    },
-    /// `sessionReplaced(sessionId)`.
-    SessionReplaced { session_id: Described },
-    /// `sessionClosed(sessionId)`.
-    SessionClosed { session_id: Described },
-    /// `connectionClosed()`.
-    ConnectionClosed {},
-    /// `inputMode(sessionId)`.
-    #[allow(clippy::enum_variant_names, reason = "named after the method it stands for")]
-    InputMode { session_id: Described },
-    /// `queued(sessionId)`.
-    Queued { session_id: Described },
-    /// A host call settled.
-    Answer(Settled),
-    /// The timer fired.
-    Tick {
-        #[serde(deserialize_with = "super::reading")]
-        now: f64,
-    },
-    /// `dispose()`.
-    Dispose {},
-    /// `liveState()`.
-    LiveState {},
-}
 
 /// One ACP engine and its connection count.
 #[derive(Debug)]
@@ -218,94 +124,94 @@ impl Session {
 
     fn apply(&mut self, input: Input, payload: String) -> Result<Output, SteeringError> {
         let engine = &mut self.engine;
-        let clock = &mut self.clock;
+        let now = self.clock.reading(input.now());
         let none = Output::default();
-        Ok(match input {
-            Input::Initialized { now, refused } => {
-                let answer = host_value(refused, payload, "the initialize answer")?;
-                engine.initialized(&answer, clock.reading(now));
+        let session = || id(&input.session_id, "sessionId");
+        Ok(match input.what.as_str() {
+            "initialized" => {
+                let answer = host_value(input.refused, payload, "the initialize answer")?;
+                engine.initialized(&answer, now);
                 none
             }
-            Input::InitializeSettled { now, epoch, ok } => {
-                if epoch == self.epoch {
+            "initializeSettled" => {
+                if input.epoch == self.epoch {
                     // Refused, unreadable or no answer in time: the waiting
                     // messages are handed back and input is `unavailable`.
-                    match ok.then(|| Json::parse(payload).ok()).flatten() {
-                        Some(answer) => engine.initialized(&answer, clock.reading(now)),
+                    match input.ok.then(|| Json::parse(payload).ok()).flatten() {
+                        Some(answer) => engine.initialized(&answer, now),
                         None => engine.initialize_failed(),
                     }
                 }
                 none
             }
-            Input::Send { now, session_id, refused } => {
-                let session_id = id(&session_id, "sessionId")?;
-                let content = draft(refused, payload)?;
-                submitted(engine.send(&session_id, content, clock.reading(now)))
+            "send" => {
+                let session_id = session()?;
+                let content = draft(input.refused, payload)?;
+                submitted(engine.send(&session_id, content, now))
             }
-            Input::Revoke { now, session_id, message_id } => {
-                let (session_id, message_id) = (id(&session_id, "sessionId")?, id(&message_id, "messageId")?);
-                submitted(engine.revoke(&session_id, &message_id, clock.reading(now)))
+            "revoke" => {
+                let (session_id, message_id) = (session()?, id(&input.message_id, "messageId")?);
+                submitted(engine.revoke(&session_id, &message_id, now))
             }
-            Input::Replace { now, session_id, message_id, refused } => {
-                let (session_id, message_id) = (id(&session_id, "sessionId")?, id(&message_id, "messageId")?);
-                let content = draft(refused, payload)?;
-                submitted(engine.replace(&session_id, &message_id, content, clock.reading(now)))
+            "replace" => {
+                let (session_id, message_id) = (session()?, id(&input.message_id, "messageId")?);
+                let content = draft(input.refused, payload)?;
+                submitted(engine.replace(&session_id, &message_id, content, now))
             }
-            Input::PromptSent { session_id } => Output::value(&engine.prompt_sent(&id(&session_id, "sessionId")?).0),
-            Input::CancelSent { session_id } => {
-                engine.cancel_sent(&id(&session_id, "sessionId")?);
+            "promptSent" => Output::value(&engine.prompt_sent(&session()?).0),
+            "cancelSent" => {
+                engine.cancel_sent(&session()?);
                 none
             }
-            Input::PromptAnswered { now, session_id, token, refused } => {
-                let session_id = id(&session_id, "sessionId")?;
-                let token = match token.given() {
+            "promptAnswered" => {
+                let session_id = session()?;
+                let token = match input.token.given() {
                     Given::Undefined => None,
                     Given::Number(n) if Accepts::PromptToken.admits(&Given::Number(n)) => Some(PromptToken(n as u64)),
                     given => return Err(typed(OptionError::refused("token", Accepts::PromptToken, given).into())),
                 };
-                let answer = host_value(refused, payload, "the prompt answer")?;
-                Output::value(&engine.prompt_answered_for(&session_id, token, &answer, clock.reading(now)))
+                let answer = host_value(input.refused, payload, "the prompt answer")?;
+                Output::value(&engine.prompt_answered_for(&session_id, token, &answer, now))
             }
-            Input::Update { session_id, refused } => {
-                let session_id = id(&session_id, "sessionId")?;
-                let update = host_value(refused, payload, "the update")?;
+            "update" => {
+                let session_id = session()?;
+                let update = host_value(input.refused, payload, "the update")?;
                 engine.update(&session_id, &update);
                 none
             }
-            Input::SessionIdle { now, session_id } => {
-                engine.session_idle(&id(&session_id, "sessionId")?, clock.reading(now));
+            "sessionIdle" => {
+                engine.session_idle(&session()?, now);
                 none
             }
-            Input::SessionReplaced { session_id } => {
-                engine.session_replaced(&id(&session_id, "sessionId")?);
+            "sessionReplaced" => {
+                engine.session_replaced(&session()?);
                 none
             }
-            Input::SessionClosed { session_id } => {
-                engine.session_closed(&id(&session_id, "sessionId")?);
+            "sessionClosed" => {
+                engine.session_closed(&session()?);
                 none
             }
-            Input::ConnectionClosed {} => {
+            "connectionClosed" => {
                 self.epoch = self.epoch.wrapping_add(1);
                 engine.connection_closed();
                 none
             }
-            Input::InputMode { session_id } => Output::value(&engine.composer(&id(&session_id, "sessionId")?)),
-            Input::Queued { session_id } => Output::value(&engine.composer(&id(&session_id, "sessionId")?).queued),
-            Input::Answer(settled) => {
-                let now = clock.reading(settled.now);
-                let id = crate::core::RequestId(settled.id);
-                engine.handle_answer(id, settled.answer(payload), now);
+            "inputMode" => Output::value(&engine.composer(&session()?)),
+            "queued" => Output::value(&engine.composer(&session()?).queued),
+            "answer" => {
+                engine.handle_answer(crate::core::RequestId(input.id), host_answer(&input, payload), now);
                 none
             }
-            Input::Tick { now } => {
-                engine.handle_timeout(clock.reading(now));
+            "tick" => {
+                engine.handle_timeout(now);
                 none
             }
-            Input::Dispose {} => {
+            "dispose" => {
                 engine.dispose();
                 none
             }
-            Input::LiveState {} => Output::value(&engine.live_state()),
+            "liveState" => Output::value(&engine.live_state()),
+            other => unknown(other),
         })
     }
 }

@@ -1,13 +1,13 @@
 //! `CodexhostSteering`'s engine behind the boundary: its constructor's
 //! options, `decide`, `steer` and the host's answers in; steps out.
 
-use serde::Deserialize;
-
-use super::answer::{Refused, Settled};
+use super::answer::{host_answer, Refused};
 use super::clock::Clock;
 use super::described::Described;
+use super::input::Input;
 use super::options::OptionsRead;
 use super::output::Output;
+use super::unknown;
 use crate::core::codexhost::{CodexhostEngine, SteerRequest};
 use crate::core::content::MAX_DRAFT_BYTES;
 use crate::core::error::OptionError;
@@ -15,48 +15,6 @@ use crate::core::given::Given;
 use crate::core::options::{required, Accepts, MAX_ID_UNITS, STEER_ARGUMENTS};
 use crate::core::timeouts::bound_from_ms;
 use crate::core::{Failure, Json, ReadError, RequestId, SteeringError, Trace};
-
-/// What the driver hands a codexhost engine.
-#[derive(Debug, Deserialize)]
-#[serde(rename_all = "camelCase", rename_all_fields = "camelCase")]
-pub(super) enum Input {
-    /// `decide({ threadId, text })`.
-    Decide {
-        #[serde(deserialize_with = "super::reading")]
-        now: f64,
-        thread_id: Described,
-        text: Described,
-    },
-    /// `steer(args, hooks)`: the payload is the read fields' JSON text.
-    Steer {
-        #[serde(deserialize_with = "super::reading")]
-        now: f64,
-        /// A fresh random id, used when the caller gave none ("" when the page has no randomness).
-        fresh_id: String,
-        /// The window's stream role for the thread, when the app gave `streamRole`.
-        #[serde(default)]
-        follower: Option<bool>,
-        /// `requestOptions.timeoutMs`.
-        #[serde(default)]
-        timeout_ms: Described,
-        /// Why the fields could not be read.
-        #[serde(default)]
-        refused: Option<Refused>,
-    },
-    /// A host call settled (payload: its result or error data).
-    Answer(Settled),
-    /// The timer fired.
-    Tick {
-        #[serde(deserialize_with = "super::reading")]
-        now: f64,
-    },
-    /// `dispose()`.
-    Dispose {},
-    /// `connectionReplaced()`.
-    ConnectionReplaced {},
-    /// `liveState()`.
-    LiveState {},
-}
 
 /// One codexhost engine and what its driver needs of it.
 #[derive(Debug)]
@@ -87,12 +45,13 @@ impl Session {
         &self.engine
     }
 
-    /// One step.
+    /// One step: `decide`, `steer` (the payload: the read fields' JSON
+    /// text), `answer`, `tick`, `dispose`, `connectionReplaced`, `liveState`.
     pub(super) fn step(&mut self, input: Input, payload: String) -> Output {
-        let out = match input {
-            Input::Decide { now, thread_id, text } => {
-                let now = self.clock.reading(now);
-                match decide_args(&thread_id, &text) {
+        let out = match input.what.as_str() {
+            "decide" => {
+                let now = self.clock.reading(input.now());
+                match decide_args(&input.thread_id, &input.text) {
                     Err(failure) => Output::failed(&SteeringError::new(failure, Json::no_items(), Trace::default())),
                     Ok((thread_id, text)) => match self.engine.decide(&thread_id, &text, now) {
                         Ok(op) => Output::value(&Op { op: op.0 }),
@@ -100,19 +59,19 @@ impl Session {
                     },
                 }
             }
-            Input::Steer { now, fresh_id, follower, timeout_ms, refused } => {
-                let now = self.clock.reading(now);
-                let read = match refused {
+            "steer" => {
+                let now = self.clock.reading(input.now());
+                let read = match input.refused {
                     Some(refused) => Err(refused),
                     None => Ok(payload),
                 };
-                match steer_request(read, &timeout_ms) {
+                match steer_request(read, &input.timeout_ms) {
                     Err(failure) => Output::failed(&SteeringError::new(failure, Json::no_items(), Trace::default())),
                     Ok(mut request) => {
                         if request.client_user_message_id.is_none() {
-                            request.client_user_message_id = Some(self.fresh(fresh_id, now));
+                            request.client_user_message_id = Some(self.fresh(input.fresh_id, now));
                         }
-                        if let Some(follower) = follower {
+                        if let Some(follower) = input.follower {
                             self.engine.set_follower(&request.thread_id, follower);
                         }
                         match self.engine.steer(request, now) {
@@ -122,31 +81,32 @@ impl Session {
                     }
                 }
             }
-            Input::Answer(settled) => {
-                let now = self.clock.reading(settled.now);
-                let id = RequestId(settled.id);
-                if let Some(follower) = settled.follower {
+            "answer" => {
+                let now = self.clock.reading(input.now());
+                let id = RequestId(input.id);
+                if let Some(follower) = input.follower {
                     if let Some(thread) = self.engine.thread_of(id).map(String::from) {
                         self.engine.set_follower(&thread, follower);
                     }
                 }
-                self.engine.handle_answer(id, settled.answer(payload), now);
+                self.engine.handle_answer(id, host_answer(&input, payload), now);
                 Output::default()
             }
-            Input::Tick { now } => {
-                let now = self.clock.reading(now);
+            "tick" => {
+                let now = self.clock.reading(input.now());
                 self.engine.handle_timeout(now);
                 Output::default()
             }
-            Input::Dispose {} => {
+            "dispose" => {
                 self.engine.dispose();
                 Output::default()
             }
-            Input::ConnectionReplaced {} => {
+            "connectionReplaced" => {
                 self.engine.connection_replaced();
                 Output::default()
             }
-            Input::LiveState {} => Output::value(&self.engine.live_state()),
+            "liveState" => Output::value(&self.engine.live_state()),
+            other => return unknown(other),
         };
         let asks_roles = self.asks_roles;
         out.drain(&mut self.engine, |engine, id| if asks_roles { engine.thread_of(RequestId(id)).map(String::from) } else { None })

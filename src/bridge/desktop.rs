@@ -6,6 +6,7 @@
 
 use serde::{Deserialize, Serialize};
 
+use super::input::Input;
 use super::output::Output;
 use crate::core::codexhost::Delivery;
 use crate::core::content::steer_text;
@@ -49,35 +50,6 @@ impl Rejection {
         };
         ErrorFacts { package_error, message_id: self.package_id.clone(), rpc, words: self.words.clone() }
     }
-}
-
-/// One call of the hook: `op` names it; `n` its numbers (times, steers,
-/// waits, input identities, flags as 0 or 1), `s` its strings, in the order
-/// `DesktopSession::call` lists them; `error` what a wait's rejection was.
-#[derive(Debug, Deserialize)]
-pub(super) struct Call {
-    op: String,
-    #[serde(default)]
-    n: Vec<Option<f64>>,
-    #[serde(default)]
-    s: Vec<Option<String>>,
-    #[serde(default)]
-    error: Option<Rejection>,
-}
-
-/// What the driver hands the hook.
-#[derive(Debug, Deserialize)]
-#[serde(rename_all = "camelCase", rename_all_fields = "camelCase")]
-pub(super) enum Input {
-    /// One fact or question (see [`Call`]).
-    Call(Call),
-    /// What to carry out now, and the next deadline.
-    Effects {},
-    /// The text a desktop steer's draft (the payload) carries, if it is text only.
-    SteerText {
-        #[serde(default)]
-        refused: Option<super::Refused>,
-    },
 }
 
 /// A step as the driver reads it: `do` names it, the rest are its values.
@@ -172,11 +144,13 @@ impl Session {
         Session { hook: DesktopHook::new(steer_ms) }
     }
 
-    /// One step.
+    /// One step: `call` (one fact or question of the hook), `effects` (what
+    /// to carry out now, and the next deadline), `steerText` (the text a
+    /// desktop steer's draft, the payload, carries if it is text only).
     pub(super) fn step(&mut self, input: Input, payload: String) -> Output {
-        match input {
-            Input::Call(call) => self.call(call),
-            Input::Effects {} => {
+        match input.what.as_str() {
+            "call" => self.call(input),
+            "effects" => {
                 #[derive(Serialize)]
                 struct Effects {
                     effects: Vec<Effect>,
@@ -185,13 +159,14 @@ impl Session {
                 let effects = Effects { effects: self.hook.take_effects(), disposed: self.hook.is_disposed() };
                 Output { timer: self.hook.next_deadline(), ..Output::value(&effects) }
             }
-            Input::SteerText { refused } => {
-                let text = refused.is_none().then(|| Json::parse(payload).ok()).flatten().and_then(|draft| {
+            "steerText" => {
+                let text = input.refused.is_none().then(|| Json::parse(payload).ok()).flatten().and_then(|draft| {
                     crate::core::content::check_array(&draft).ok()?;
                     steer_text(&draft).ok()
                 });
                 Output::value(&text)
             }
+            other => super::unknown(other),
         }
     }
 
@@ -212,8 +187,8 @@ impl Session {
     /// - `routedThrew` [steer], `plainStartEnded` [steer, failed], `routedEnded` [steer] (how, turnId, delivery);
     /// - `wait` [now, steer?], `settled` [wait], `tick` [now], `dispose` [now];
     /// - `openRoute` [] (threadId, messageId).
-    fn call(&mut self, call: Call) -> Output {
-        let Call { op, n, mut s, error } = call;
+    fn call(&mut self, input: Input) -> Output {
+        let Input { op, n, mut s, error, .. } = input;
         s.resize(5, None);
         let mut s = s.into_iter();
         let (s0, s1, s2, s3, s4) = (s.next().flatten(), s.next().flatten(), s.next().flatten(), s.next().flatten(), s.next().flatten());

@@ -5,7 +5,8 @@
 //! front door read, an answer's result), and the answer is JSON text: the
 //! call's own value or typed error, the steps to carry out in order, and
 //! the next deadline. Handle 0 is the module itself (`open`, `close`,
-//! `limits`, `failure`).
+//! `limits`, `failure`). Every input is one flat object ([`Input`]): `do`
+//! names it.
 //!
 //! Nothing here knows JavaScript: the bridge builds and tests natively, and
 //! the wasm shell only exports [`Bridge::step`].
@@ -13,9 +14,9 @@
 //! ```
 //! use renderer_steering::bridge::Bridge;
 //! let mut bridge = Bridge::default();
-//! let opened = bridge.step(0, r#"{"open":{"codexhost":{"options":{"t":"object"},"fields":{"request":{"t":"function"}}}}}"#, "");
+//! let opened = bridge.step(0, r#"{"do":"open","engine":"codexhost","options":{"options":{"t":"object"},"fields":[["request",{"t":"function"}]]}}"#, "");
 //! assert_eq!(opened, r#"{"value":{"handle":1},"timer":null}"#);
-//! let decided = bridge.step(1, r#"{"decide":{"now":0,"threadId":{"t":"string","s":"t-1"},"text":{"t":"string","s":"use pnpm"}}}"#, "");
+//! let decided = bridge.step(1, r#"{"do":"decide","now":0,"threadId":{"t":"string","s":"t-1"},"text":{"t":"string","s":"use pnpm"}}"#, "");
 //! assert!(decided.contains(r#""method":"codexhost/thread/steering/inspect""#));
 //! assert!(decided.contains(r#""timer":10000"#), "every wait on the host is bounded");
 //! ```
@@ -27,20 +28,20 @@ mod codexhost;
 mod described;
 mod desktop;
 mod failure;
+mod input;
 mod limits;
 mod options;
 mod output;
 
-pub use answer::{Refused, Settled};
+pub use answer::{host_answer, Refused};
 pub use clock::{reading, Clock};
 pub use described::Described;
 pub use desktop::Rejection;
-pub use failure::Refusal;
+pub use failure::failure;
+pub use input::Input;
 pub use limits::Limits;
 pub use options::{timeout_keys_read, OptionsRead};
 pub use output::{Output, Step};
-
-use serde::Deserialize;
 
 /// The longest wait the desktop hook arms (a timer holds at most 2^31 - 1 ms).
 const MAX_WAIT_MS: u64 = (1 << 31) - 2;
@@ -53,40 +54,12 @@ enum Session {
     Desktop(desktop::Session),
 }
 
-/// What the module itself is asked (handle 0).
-#[derive(Debug, Deserialize)]
-#[serde(rename_all = "camelCase", rename_all_fields = "camelCase")]
-enum ModuleInput {
-    /// A new engine from its constructor's options.
-    Open(Open),
-    /// The engine is gone: its handle is freed.
-    Close { handle: u32 },
-    /// The front door's read limits.
-    Limits {},
-    /// A typed error the driver fails a call with (a method called on no
-    /// live instance, a desktop failure).
-    Failure(Refusal),
-    /// The desktop hook's options, checked before anything is built.
-    DesktopOptions(OptionsRead),
-}
-
-#[derive(Debug, Deserialize)]
-#[serde(rename_all = "camelCase", rename_all_fields = "camelCase")]
-enum Open {
-    Codexhost(OptionsRead),
-    Acp(OptionsRead),
-    /// The desktop hook over the codexhost engine `decider` (its steer bound).
-    Desktop {
-        decider: u32,
-    },
-}
-
 /// Every engine the page made, by handle.
 ///
 /// ```
 /// use renderer_steering::bridge::Bridge;
 /// let mut bridge = Bridge::default();
-/// assert!(bridge.step(9, r#"{"tick":{"now":0}}"#, "").contains("thrown"), "no such engine");
+/// assert!(bridge.step(9, r#"{"do":"tick","now":0}"#, "").contains("thrown"), "no such engine");
 /// ```
 #[derive(Debug, Default)]
 pub struct Bridge {
@@ -114,42 +87,44 @@ impl Bridge {
     }
 
     fn answer(&mut self, handle: u32, input: &str, payload: String) -> Output {
+        let input: Input = match serde_json::from_str(input) {
+            Ok(input) => input,
+            Err(e) => return Output::thrown(format!("renderer-steering: the engine could not read its input ({e})")),
+        };
         if handle == 0 {
-            return match serde_json::from_str::<ModuleInput>(input) {
-                Ok(input) => self.module(input, payload),
-                Err(e) => unreadable(&e),
-            };
+            return self.module(input, payload);
         }
-        let Some(Some(session)) = self.sessions.get_mut(handle as usize - 1) else {
-            return Output::thrown("renderer-steering: this engine was freed");
-        };
-        let read = match session {
-            Session::Codexhost(session) => serde_json::from_str(input).map(|input| session.step(input, payload)),
-            Session::Acp(session) => serde_json::from_str(input).map(|input| session.step(input, payload)),
-            Session::Desktop(session) => serde_json::from_str(input).map(|input| session.step(input, payload)),
-        };
-        read.unwrap_or_else(|e| unreadable(&e))
+        match self.sessions.get_mut(handle as usize - 1) {
+            Some(Some(Session::Codexhost(session))) => session.step(input, payload),
+            Some(Some(Session::Acp(session))) => session.step(input, payload),
+            Some(Some(Session::Desktop(session))) => session.step(input, payload),
+            _ => Output::thrown("renderer-steering: this engine was freed"),
+        }
     }
 
-    fn module(&mut self, input: ModuleInput, payload: String) -> Output {
-        match input {
-            ModuleInput::Open(Open::Codexhost(read)) => match codexhost::Session::open(&read) {
+    /// What the module itself is asked: `open` (an engine from its
+    /// constructor's options), `close`, `limits`, `failure` (a typed error
+    /// when no engine is asked), `desktopOptions` (checked before the hook is built).
+    fn module(&mut self, mut input: Input, payload: String) -> Output {
+        let read = input.options.take().unwrap_or_default();
+        match (input.what.as_str(), input.engine.as_str()) {
+            ("open", "codexhost") => match codexhost::Session::open(&read) {
                 Ok(session) => Output::value(&Handle { handle: self.add(Session::Codexhost(session)) }),
                 Err(e) => Output::thrown(e.to_string()),
             },
-            ModuleInput::Open(Open::Acp(read)) => match acp::Session::open(&read, payload) {
+            ("open", "acp") => match acp::Session::open(&read, payload) {
                 Ok((session, opened)) => Output::value(&OpenedAcp { handle: self.add(Session::Acp(session)), opened }),
                 Err(e) => Output::thrown(e.to_string()),
             },
-            ModuleInput::Open(Open::Desktop { decider }) => {
-                let steer_ms = match self.sessions.get(decider.wrapping_sub(1) as usize) {
+            ("open", "desktop") => {
+                let steer_ms = match self.sessions.get(input.handle.wrapping_sub(1) as usize) {
                     Some(Some(Session::Codexhost(decider))) => decider.engine().timeouts().steer_ms.min(MAX_WAIT_MS),
                     _ => return Output::thrown("renderer-steering: the desktop hook needs its codexhost engine"),
                 };
                 Output::value(&Handle { handle: self.add(Session::Desktop(desktop::Session::new(steer_ms))) })
             }
-            ModuleInput::Close { handle } => {
-                if let Some(slot) = self.sessions.get_mut(handle.wrapping_sub(1) as usize) {
+            ("close", _) => {
+                if let Some(slot) = self.sessions.get_mut(input.handle.wrapping_sub(1) as usize) {
                     *slot = None;
                 }
                 while matches!(self.sessions.last(), Some(None)) {
@@ -157,12 +132,13 @@ impl Bridge {
                 }
                 Output::default()
             }
-            ModuleInput::Limits {} => Output::value(&Limits::default()),
-            ModuleInput::Failure(refusal) => Output::failed(&refusal.error()),
-            ModuleInput::DesktopOptions(read) => match desktop_options(&read) {
+            ("limits", _) => Output::value(&Limits::default()),
+            ("failure", _) => Output::failed(&failure(&input)),
+            ("desktopOptions", _) => match desktop_options(&read) {
                 Ok(()) => Output::default(),
                 Err(e) => Output::thrown(e.to_string()),
             },
+            (other, _) => unknown(other),
         }
     }
 
@@ -195,7 +171,7 @@ fn desktop_options(read: &OptionsRead) -> Result<(), crate::core::error::OptionE
     Ok(())
 }
 
-/// Input the driver should never send: a bug of the driver, said plainly.
-fn unreadable(error: &serde_json::Error) -> Output {
-    Output::thrown(format!("renderer-steering: the engine could not read its input ({error})"))
+/// An input the driver should never send: a bug of the driver, said plainly.
+fn unknown(what: &str) -> Output {
+    Output::thrown(format!("renderer-steering: the engine does not take \"{what}\""))
 }

@@ -2,8 +2,6 @@
 //! described once ([`Described`]), `timeouts` with its keys. What each must
 //! be is the core's rule (`core::options`); this only applies it.
 
-use std::collections::BTreeMap;
-
 use serde::Deserialize;
 
 use super::Described;
@@ -19,7 +17,7 @@ const TIMEOUTS_SHAPE: &str = "{ decideMs?, steerMs?, requestMs? }";
 ///
 /// ```
 /// use renderer_steering::bridge::OptionsRead;
-/// let read: OptionsRead = serde_json::from_str(r#"{"options":{"t":"object"},"fields":{"request":{"t":"function"}}}"#).unwrap();
+/// let read: OptionsRead = serde_json::from_str(r#"{"options":{"t":"object"},"fields":[["request",{"t":"function"}]]}"#).unwrap();
 /// assert!(read.check_shape("{ request }", true).is_ok());
 /// assert!(read.required_function("request", "(m, p) => Promise").is_ok());
 /// ```
@@ -28,18 +26,23 @@ const TIMEOUTS_SHAPE: &str = "{ decideMs?, steerMs?, requestMs? }";
 pub struct OptionsRead {
     /// The `options` argument itself.
     options: Described,
-    /// Its fields, by name (a field left out is `undefined`).
-    fields: BTreeMap<String, Described>,
+    /// Its fields, `[name, value]` (a field left out is `undefined`).
+    fields: Vec<(String, Described)>,
     /// The first keys of `options.timeouts` (`None`: they could not be listed).
     timeout_keys: Option<Vec<String>>,
-    /// `options.timeouts`' fields.
-    timeouts: BTreeMap<String, Described>,
+    /// `options.timeouts`' fields, `[name, value]`.
+    timeouts: Vec<(String, Described)>,
+}
+
+/// The value named `key` in `pairs` (`undefined` when left out).
+fn named(pairs: &[(String, Described)], key: &str) -> Described {
+    pairs.iter().find(|(name, _)| name == key).map(|(_, value)| value.clone()).unwrap_or_default()
 }
 
 impl OptionsRead {
     /// The field `key` as described.
     pub fn field(&self, key: &str) -> Described {
-        self.fields.get(key).cloned().unwrap_or_default()
+        named(&self.fields, key)
     }
 
     /// Refuses an `options` argument that is not an object (`shape` lists
@@ -78,9 +81,7 @@ impl OptionsRead {
         let Some(keys) = &self.timeout_keys else {
             return Err(OptionError::Unreadable { option: "options.timeouts".into(), reason: "its keys cannot be listed".into() });
         };
-        Timeouts::from_given("options.timeouts", keys, |key| {
-            self.timeouts.get(key).map_or(crate::core::given::Given::Undefined, Described::given)
-        })
+        Timeouts::from_given("options.timeouts", keys, |key| named(&self.timeouts, key).given())
     }
 }
 

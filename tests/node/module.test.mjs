@@ -29,7 +29,7 @@ export default async function load(options) { control.loads += 1; control.source
   const control = {
     loads: 0,
     loadFails: [],
-    step: (handle, input) => (JSON.parse(input).limits ? JSON.stringify({ value: { depth: 64 }, timer: null }) : JSON.stringify({ value: 1, timer: null })),
+    step: (handle, input) => (JSON.parse(input).do === "limits" ? JSON.stringify({ value: { depth: 64 }, timer: null }) : JSON.stringify({ value: 1, timer: null })),
   };
   globalThis[key] = control;
   const gate = await import(pathToFileURL(join(dir, "driver", "module.js")).href);

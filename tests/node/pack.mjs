@@ -28,6 +28,7 @@ export const TARBALL_FILES = [
   "pkg/driver/fields.js",
   "pkg/driver/front-door.js",
   "pkg/driver/host.js",
+  "pkg/driver/journal.js",
   "pkg/driver/json-text.js",
   "pkg/driver/module.js",
   "pkg/driver/report.js",

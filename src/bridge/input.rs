@@ -1,0 +1,90 @@
+//! One input of the driver, whatever it is for: `do` names it and it carries
+//! only the fields it takes (the rest read as absent). One flat shape for
+//! every engine and the module, so the wasm holds one reader of it.
+
+use serde::Deserialize;
+
+use super::answer::Refused;
+use super::described::Described;
+use super::desktop::Rejection;
+use super::options::OptionsRead;
+
+/// What happened, as the driver says it.
+///
+/// ```
+/// use renderer_steering::bridge::Input;
+/// let input: Input = serde_json::from_str(r#"{"do":"tick","now":12.5}"#).unwrap();
+/// assert_eq!((input.what.as_str(), input.now()), ("tick", 12.5));
+/// let input: Input = serde_json::from_str(r#"{"do":"tick","now":null}"#).unwrap();
+/// assert!(input.now().is_nan(), "a broken page clock");
+/// ```
+#[derive(Debug, Default, Deserialize)]
+#[serde(rename_all = "camelCase", default)]
+pub struct Input {
+    /// The input's name (`steer`, `answer`, `tick`, `open`, ...).
+    #[serde(rename = "do")]
+    pub what: String,
+    /// The clock's reading (`null`: the page's clock gave no number).
+    now: Option<f64>,
+    /// A thread id, described.
+    pub thread_id: Described,
+    /// A session id, described.
+    pub session_id: Described,
+    /// A message id, described.
+    pub message_id: Described,
+    /// `decide`'s text, described.
+    pub text: Described,
+    /// A prompt token, described.
+    pub token: Described,
+    /// `requestOptions.timeoutMs`, described.
+    pub timeout_ms: Described,
+    /// A fresh random id ("" when the page has none).
+    pub fresh_id: String,
+    /// The window's stream role for the thread, when asked.
+    pub follower: Option<bool>,
+    /// Why the front door could not read the payload's value.
+    pub refused: Option<Refused>,
+    /// A request id (an answer).
+    pub id: u64,
+    /// How a request settled: result, error, unreadable, lost, notSent, timeout.
+    pub how: String,
+    /// Words for a failure.
+    pub words: String,
+    /// A JSON-RPC error's code.
+    pub code: i64,
+    /// A JSON-RPC error's message.
+    pub message: String,
+    /// The connection an `initialize` wait belongs to.
+    pub epoch: u32,
+    /// The `initialize` promise resolved.
+    pub ok: bool,
+    /// A desktop call's name.
+    pub op: String,
+    /// A desktop call's numbers (`null`: none).
+    pub n: Vec<Option<f64>>,
+    /// A desktop call's strings.
+    pub s: Vec<Option<String>>,
+    /// What the driver read of a rejection.
+    pub error: Option<Rejection>,
+    /// `open`: which engine (`codexhost`, `acp`, `desktop`).
+    pub engine: String,
+    /// `open`: its options, read.
+    pub options: Option<OptionsRead>,
+    /// `close`: the engine's handle; `open` of the desktop hook: its decider's.
+    pub handle: u32,
+    /// `failure`: the kind.
+    pub kind: String,
+    /// `failure`: the words.
+    pub detail: String,
+    /// `failure`: the host call it concerns.
+    pub method: String,
+    /// `failure`: a bound in milliseconds.
+    pub ms: f64,
+}
+
+impl Input {
+    /// The clock's reading; NaN when the page's clock gave none.
+    pub fn now(&self) -> f64 {
+        self.now.unwrap_or(f64::NAN)
+    }
+}
