@@ -30,8 +30,10 @@
 //! # let _ = op;
 //! ```
 #![forbid(unsafe_code)]
-// The release build (feature `size-first`, the pinned nightly) builds the
-// desktop hook's core for size: it runs once per desktop call, never per steer.
+// The release build (feature `size-first`, the pinned nightly) builds for
+// size what runs once per desktop call or per lifecycle call, never per
+// steer: the desktop hook's core and its boundary, the constructors' options,
+// the module's own inputs.
 #![cfg_attr(feature = "size-first", feature(optimize_attribute))]
 #![warn(missing_docs)]
 #![warn(unreachable_pub)]

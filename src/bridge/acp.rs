@@ -41,17 +41,20 @@ pub(super) struct Opened {
 
 const SHAPE: &str = "{ request, initialize?, allowPromptHandoff?, timeouts? }";
 
+#[cfg_attr(feature = "size-first", optimize(size))]
 fn typed(failure: Failure) -> SteeringError {
     SteeringError::new(failure, Json::no_items(), Trace::default())
 }
 
 /// A session or message id, or the typed error.
+#[cfg_attr(feature = "size-first", optimize(size))]
 fn id(value: &Described, what: &str) -> Result<String, SteeringError> {
     required(what, Accepts::Id, &value.given()).map_err(|e: OptionError| typed(e.into()))?;
     Ok(value.text().unwrap_or_default().to_string())
 }
 
 /// A draft (content blocks) from the payload, within [`MAX_DRAFT_BYTES`].
+#[cfg_attr(feature = "size-first", optimize(size))]
 fn draft(refused: Option<Refused>, payload: String) -> Result<Json, SteeringError> {
     if let Some(refused) = refused {
         if refused.too_large {
@@ -68,6 +71,7 @@ fn draft(refused: Option<Refused>, payload: String) -> Result<Json, SteeringErro
 }
 
 /// A host value the app relays (an `initialize` or prompt answer, an update).
+#[cfg_attr(feature = "size-first", optimize(size))]
 fn host_value(refused: Option<Refused>, payload: String, what: &str) -> Result<Json, SteeringError> {
     let reason = match refused {
         Some(refused) => refused.reason,
@@ -89,6 +93,7 @@ fn submitted(result: Result<OpId, SteeringError>) -> Output {
 impl Session {
     /// A session from the constructor's options; `initialize` applied at
     /// once when it is the answer itself (the payload).
+    #[cfg_attr(feature = "size-first", optimize(size))]
     pub(super) fn open(read: &OptionsRead, payload: String) -> Result<(Session, Opened), OptionError> {
         read.check_shape(SHAPE, true)?;
         read.required_function("request", "(method, params, options?) => Promise")?;
@@ -122,6 +127,7 @@ impl Session {
         out.drain(&mut self.engine, |_, _| None)
     }
 
+    #[cfg_attr(feature = "size-first", optimize(size))]
     fn apply(&mut self, input: Input, payload: String) -> Result<Output, SteeringError> {
         let engine = &mut self.engine;
         let now = self.clock.reading(input.now());

@@ -32,6 +32,7 @@ const SHAPE: &str = "{ request, timeouts?, streamRole? }";
 
 impl Session {
     /// A session from the constructor's options, or the message it throws.
+    #[cfg_attr(feature = "size-first", optimize(size))]
     pub(super) fn open(read: &OptionsRead) -> Result<Session, OptionError> {
         read.check_shape(SHAPE, true)?;
         read.required_function("request", "(method, params, options?) => Promise")?;
@@ -129,6 +130,7 @@ pub(super) struct Op {
 }
 
 /// `decide`'s thread id and text, or the typed refusal.
+#[cfg_attr(feature = "size-first", optimize(size))]
 fn decide_args(thread_id: &Described, text: &Described) -> Result<(String, String), Failure> {
     required("threadId", Accepts::Id, &thread_id.given())?;
     let thread_id = thread_id.text().unwrap_or_default().to_string();

@@ -40,6 +40,7 @@ pub struct Rejection {
 
 impl Rejection {
     /// The core's facts of it.
+    #[cfg_attr(feature = "size-first", optimize(size))]
     pub fn facts(&self) -> ErrorFacts {
         let package_error = self.package_kind.as_ref().map(|kind| kind == "outcomeUnknown");
         let rpc = match (package_error, self.code) {
@@ -71,19 +72,23 @@ struct Step {
     rewrite: bool,
 }
 
+#[cfg_attr(feature = "size-first", optimize(size))]
 fn step(what: &'static str) -> Step {
     Step { what, ..Default::default() }
 }
 
+#[cfg_attr(feature = "size-first", optimize(size))]
 fn out(step: Step) -> Output {
     Output::value(&step)
 }
 
+#[cfg_attr(feature = "size-first", optimize(size))]
 fn refused(step: Step, refusal: Refusal) -> Output {
     let error = SteeringError::new(refusal.failure, Json::no_items(), Trace::default()).with_message_id(refusal.message_id);
     Output { error: Some(error.to_report()), ..out(step) }
 }
 
+#[cfg_attr(feature = "size-first", optimize(size))]
 fn verdict(verdict: Verdict) -> Output {
     match verdict {
         Verdict::Resolve => out(step("resolve")),
@@ -92,6 +97,7 @@ fn verdict(verdict: Verdict) -> Output {
     }
 }
 
+#[cfg_attr(feature = "size-first", optimize(size))]
 fn new_turn_step(next: NewTurnStep) -> Output {
     match next {
         NewTurnStep::Go => out(step("go")),
@@ -102,6 +108,7 @@ fn new_turn_step(next: NewTurnStep) -> Output {
     }
 }
 
+#[cfg_attr(feature = "size-first", optimize(size))]
 fn ended(how: &str, error: Option<&Rejection>) -> Ended {
     match how {
         "ok" => Ended::Ok,
@@ -113,6 +120,7 @@ fn ended(how: &str, error: Option<&Rejection>) -> Ended {
 
 /// A rejection with what the driver read of it as this package's own error
 /// (its `kind` and `clientUserMessageId`).
+#[cfg_attr(feature = "size-first", optimize(size))]
 fn packaged(error: Option<&Rejection>, kind: Option<String>, id: Option<String>) -> Rejection {
     let mut rejection = error.cloned().unwrap_or_default();
     rejection.package_kind = kind;
@@ -120,6 +128,7 @@ fn packaged(error: Option<&Rejection>, kind: Option<String>, id: Option<String>)
     rejection
 }
 
+#[cfg_attr(feature = "size-first", optimize(size))]
 fn ms(now: f64) -> u64 {
     if now.is_finite() && now > 0.0 {
         now as u64
@@ -128,6 +137,7 @@ fn ms(now: f64) -> u64 {
     }
 }
 
+#[cfg_attr(feature = "size-first", optimize(size))]
 fn delivery(name: Option<String>) -> Option<Delivery> {
     name.as_deref().and_then(Delivery::from_name)
 }
@@ -140,6 +150,7 @@ pub(super) struct Session {
 
 impl Session {
     /// A hook whose steers are bounded by `steer_ms`.
+    #[cfg_attr(feature = "size-first", optimize(size))]
     pub(super) fn new(steer_ms: u64) -> Session {
         Session { hook: DesktopHook::new(steer_ms) }
     }
@@ -147,6 +158,7 @@ impl Session {
     /// One step: `call` (one fact or question of the hook), `effects` (what
     /// to carry out now, and the next deadline), `steerText` (the text a
     /// desktop steer's draft, the payload, carries if it is text only).
+    #[cfg_attr(feature = "size-first", optimize(size))]
     pub(super) fn step(&mut self, input: Input, payload: String) -> Output {
         match input.what.as_str() {
             "call" => self.call(input),
@@ -187,6 +199,7 @@ impl Session {
     /// - `routedThrew` [steer], `plainStartEnded` [steer, failed], `routedEnded` [steer] (how, turnId, delivery);
     /// - `wait` [now, steer?], `settled` [wait], `tick` [now], `dispose` [now];
     /// - `openRoute` [] (threadId, messageId).
+    #[cfg_attr(feature = "size-first", optimize(size))]
     fn call(&mut self, input: Input) -> Output {
         let Input { op, n, mut s, error, .. } = input;
         s.resize(5, None);

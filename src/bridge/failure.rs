@@ -14,6 +14,7 @@ use crate::core::{Failure, Json, SteeringError, Trace};
 /// let input: Input = serde_json::from_str(r#"{"do":"failure","kind":"disposed"}"#).unwrap();
 /// assert_eq!(failure(&input).failure.kind(), "disposed");
 /// ```
+#[cfg_attr(feature = "size-first", optimize(size))]
 pub fn failure(input: &Input) -> SteeringError {
     let detail = input.detail.clone();
     let words = || input.error.as_ref().map_or_else(|| detail.clone(), |e| e.facts().words);

@@ -105,6 +105,7 @@ impl Bridge {
     /// What the module itself is asked: `open` (an engine from its
     /// constructor's options), `close`, `limits`, `failure` (a typed error
     /// when no engine is asked), `desktopOptions` (checked before the hook is built).
+    #[cfg_attr(feature = "size-first", optimize(size))]
     fn module(&mut self, mut input: Input, payload: String) -> Output {
         let read = input.options.take().unwrap_or_default();
         match (input.what.as_str(), input.engine.as_str()) {
@@ -143,6 +144,7 @@ impl Bridge {
     }
 
     /// Puts `session` in the first free slot; its handle.
+    #[cfg_attr(feature = "size-first", optimize(size))]
     fn add(&mut self, session: Session) -> u32 {
         let free = self.sessions.iter().position(Option::is_none);
         let index = free.unwrap_or(self.sessions.len());
@@ -165,6 +167,7 @@ impl Bridge {
 }
 
 /// The desktop hook's options: an object or absent, `onReconcile` a function or absent.
+#[cfg_attr(feature = "size-first", optimize(size))]
 fn desktop_options(read: &OptionsRead) -> Result<(), crate::core::error::OptionError> {
     read.check_shape("{ timeouts?, onReconcile? }", false)?;
     read.optional_function("onReconcile", "({ threadId, clientUserMessageId, presented, delivery, turnId }) => void")?;
@@ -172,6 +175,7 @@ fn desktop_options(read: &OptionsRead) -> Result<(), crate::core::error::OptionE
 }
 
 /// An input the driver should never send: a bug of the driver, said plainly.
+#[cfg_attr(feature = "size-first", optimize(size))]
 fn unknown(what: &str) -> Output {
     Output::thrown(format!("renderer-steering: the engine does not take \"{what}\""))
 }

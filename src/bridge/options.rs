@@ -35,6 +35,7 @@ pub struct OptionsRead {
 }
 
 /// The value named `key` in `pairs` (`undefined` when left out).
+#[cfg_attr(feature = "size-first", optimize(size))]
 fn named(pairs: &[(String, Described)], key: &str) -> Described {
     pairs.iter().find(|(name, _)| name == key).map(|(_, value)| value.clone()).unwrap_or_default()
 }
@@ -47,6 +48,7 @@ impl OptionsRead {
 
     /// Refuses an `options` argument that is not an object (`shape` lists
     /// its keys); `needed` when the entry point cannot do without one.
+    #[cfg_attr(feature = "size-first", optimize(size))]
     pub fn check_shape(&self, shape: &'static str, needed: bool) -> Result<(), OptionError> {
         let given = self.options.given();
         if needed {
@@ -56,16 +58,19 @@ impl OptionsRead {
     }
 
     /// `options.<key>` must be a function (`shape`: its signature).
+    #[cfg_attr(feature = "size-first", optimize(size))]
     pub fn required_function(&self, key: &str, shape: &'static str) -> Result<(), OptionError> {
         required(&format!("options.{key}"), Accepts::Function(shape), &self.field(key).given())
     }
 
     /// `options.<key>` is a function or absent; true when given.
+    #[cfg_attr(feature = "size-first", optimize(size))]
     pub fn optional_function(&self, key: &str, shape: &'static str) -> Result<bool, OptionError> {
         optional(&format!("options.{key}"), Accepts::Function(shape), &self.field(key).given())
     }
 
     /// `options.<key>` is a boolean or absent; true only for `true`.
+    #[cfg_attr(feature = "size-first", optimize(size))]
     pub fn flag(&self, key: &str) -> Result<bool, OptionError> {
         let given = self.field(key).given();
         optional(&format!("options.{key}"), Accepts::Boolean, &given)?;
@@ -74,6 +79,7 @@ impl OptionsRead {
 
     /// `options.timeouts` (defaults when absent): an object whose keys are
     /// bounds a timer can hold; an unknown key (a misspelling) is refused.
+    #[cfg_attr(feature = "size-first", optimize(size))]
     pub fn timeouts(&self) -> Result<Timeouts, OptionError> {
         if !optional("options.timeouts", Accepts::Object(TIMEOUTS_SHAPE), &self.field("timeouts").given())? {
             return Ok(Timeouts::default());
