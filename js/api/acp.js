@@ -1,12 +1,12 @@
 // `AcpSteering`: steering for one ACP connection, a plain class over the
 // one engine driver. The app reports what happens on the connection
 // (`initialize`, its own prompts, updates, sessions); the engine decides.
-import { Engine } from "../driver/engine.js";
+import { openEngine, recover } from "../driver/engine.js";
 import { own } from "../driver/fields.js";
 import { follow } from "../driver/host.js";
 import { described, describedId, draftText, hostValue, readOptions, unconfirmedRecord } from "../driver/front-door.js";
 import { limits, ready, step } from "../driver/module.js";
-import { now } from "../driver/report.js";
+import { now, wallNow } from "../driver/report.js";
 import { steeringError } from "../driver/steering-error.js";
 import { adopt, freeable, method } from "./instances.js";
 
@@ -40,12 +40,12 @@ export class AcpSteering {
   /** `new AcpSteering({ request, initialize?, allowPromptHandoff?, timeouts? })`. */
   constructor(options) {
     ready();
-    const { read, values, kinds } = readOptions(options, ["request", "initialize", "allowPromptHandoff", "timeouts"]);
+    const { read, values, kinds } = readOptions(options, ["request", "initialize", "allowPromptHandoff", "timeouts", "journal", "journalKey", "onJournalError"]);
     const initialize = values.initialize;
     const answer = kinds.initialize === "object" ? hostValue(initialize, INITIALIZE_FIELDS)[1] : "";
-    const out = step(0, { do: "open", engine: "acp", options: read }, answer);
+    const out = step(0, { do: "open", engine: "acp", options: read, now: now(), wall: wallNow() }, answer);
     if (own(out, "thrown") !== undefined) throw new Error(out.thrown);
-    const engine = new Engine(out.value.handle, values.request, undefined);
+    const engine = openEngine(out.value, values, undefined);
     adopt(this, AcpSteering, engine);
     const awaitInitializeMs = own(out.value, "awaitInitializeMs");
     const epoch = out.value.epoch;
@@ -141,6 +141,20 @@ export class AcpSteering {
   /** Queued messages of a session, oldest first (for chips). */
   queued(sessionId) {
     return sync(this, "queued", { do: "queued", sessionId: describedId(sessionId) });
+  }
+
+  /**
+   * After a restart: one entry per message the journal kept,
+   * `{ sessionId, messageId, draft, outcome }`; `outcome` is `unknown` (an
+   * ACP agent keeps no history to read). Never sends a message.
+   */
+  recover() {
+    return method(this, AcpSteering, "recover", { async: true }, (engine) => recover(engine));
+  }
+
+  /** Drops the journal's record of a message (its `messageId`). */
+  forget(messageId) {
+    sync(this, "forget", { do: "forget", messageId: describedId(messageId) });
   }
 
   /** Calls `callback(sessionId, state)` whenever a session's composer state changes. */

@@ -1,10 +1,10 @@
 // `CodexhostSteering`: steering for one codexhost (or Codex app-server)
 // connection, a plain class over the one engine driver.
-import { Engine, isFollower } from "../driver/engine.js";
+import { isFollower, openEngine, recover } from "../driver/engine.js";
 import { fieldOf, own } from "../driver/fields.js";
 import { described, describedId, readCall, readOptions } from "../driver/front-door.js";
 import { limits, ready, step } from "../driver/module.js";
-import { now, randomId } from "../driver/report.js";
+import { now, randomId, wallNow } from "../driver/report.js";
 import { adopt, freeable, method } from "./instances.js";
 
 /** The steer's fields, each read once within its budget, the draft first. */
@@ -39,10 +39,10 @@ export class CodexhostSteering {
   /** `new CodexhostSteering({ request, timeouts?, streamRole? })`. */
   constructor(options) {
     ready();
-    const { read, values } = readOptions(options, ["request", "timeouts", "streamRole"]);
-    const out = step(0, { do: "open", engine: "codexhost", options: read });
+    const { read, values } = readOptions(options, ["request", "timeouts", "streamRole", "journal", "journalKey", "onJournalError"]);
+    const out = step(0, { do: "open", engine: "codexhost", options: read, now: now(), wall: wallNow() });
     if (own(out, "thrown") !== undefined) throw new Error(out.thrown);
-    adopt(this, CodexhostSteering, new Engine(out.value.handle, values.request, values.streamRole));
+    adopt(this, CodexhostSteering, openEngine(out.value, values, values.streamRole));
   }
 
   /** Asks the host how `text` would be delivered on `threadId`; sends no steer. */
@@ -63,6 +63,22 @@ export class CodexhostSteering {
       const input = { do: "steer", now: now(), freshId: randomId(), follower, timeoutMs: record.timeoutMs, refused: record.refused };
       return engine.submit(input, record.text, record, record.input);
     });
+  }
+
+  /**
+   * After a restart: one entry per message the journal kept,
+   * `{ threadId, clientUserMessageId, draft, outcome }`, `outcome` read from
+   * the thread (`delivered`, `notDelivered`: the turn it was meant for ended
+   * without it, `unknown`). Never sends a message; settled entries leave the
+   * journal. Without a journal: none.
+   */
+  recover() {
+    return method(this, CodexhostSteering, "recover", { async: true }, (engine) => recover(engine));
+  }
+
+  /** Drops the journal's record of a message (its `clientUserMessageId`). */
+  forget(clientUserMessageId) {
+    method(this, CodexhostSteering, "forget", {}, (engine) => engine.run({ do: "forget", messageId: describedId(clientUserMessageId) }));
   }
 
   /** Rejects decisions and steers in progress with `disposed`; sends nothing more. */

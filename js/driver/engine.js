@@ -7,8 +7,9 @@
 import { callHost } from "./host.js";
 import { fieldOf, kindOf, own } from "./fields.js";
 import { callHook } from "./front-door.js";
-import { isStopped, owe, step } from "./module.js";
-import { now, report } from "./report.js";
+import { isStopped, limits, owe, step } from "./module.js";
+import { Journal } from "./journal.js";
+import { now, report, wallNow } from "./report.js";
 import { steeringError } from "./steering-error.js";
 import { Timer } from "./timer.js";
 
@@ -27,6 +28,34 @@ function refusalReport(kind, detail = "") {
 /** The `SteeringError` a call fails with when no engine is asked: `kind`, words, the caller's draft (by identity). */
 export function refusal(kind, detail, draft) {
   return steeringError(refusalReport(kind, detail), draft);
+}
+
+/**
+ * The engine a constructor opened (`opened`: the module's answer, with
+ * `journal`, the records' prefix, when it keeps one), over the app's
+ * options as read (`values`).
+ */
+export function openEngine(opened, values, streamRole) {
+  const engine = new Engine(opened.handle, values.request, streamRole);
+  const prefix = own(opened, "journal");
+  if (prefix !== undefined) {
+    engine.journal = new Journal(values.journal, values.journalMethods, values.onJournalError);
+    engine.journalPrefix = prefix;
+  }
+  return engine;
+}
+
+/**
+ * `recover()`: hands the engine the journal's records, asks the app's
+ * `streamRole` about each thread they name, and resolves with what the
+ * engine reads of them.
+ */
+export function recover(engine) {
+  const entries = engine.journalEntries(engine.journalPrefix);
+  const read = engine.run({ do: "recoverRead", now: now(), wall: wallNow() }, JSON.stringify(entries));
+  const threads = own(own(read, "value"), "threads") ?? [];
+  const followers = engine.streamRole ? threads.filter((thread) => isFollower(engine.streamRole, thread)) : [];
+  return engine.submit({ do: "recover", now: now(), followers }, "", undefined, undefined);
 }
 
 /**
@@ -59,6 +88,8 @@ export class Engine {
     this.onChange = undefined;
     this.closed = false;
     this.releaseWhenIdle = false;
+    /** The app's journal (`journal.js`), when it gave one and the engine keeps it. */
+    this.journal = undefined;
   }
 
   /**
@@ -121,6 +152,7 @@ export class Engine {
     const kind = kindOf(s);
     const v = s[kind];
     if (kind === "send") this.send(v);
+    else if (kind === "journal") this.write(v.key, own(v, "record"));
     else if (kind === "complete") this.complete(v);
     else if (kind === "changed") this.changed(v);
     else callHook(this.records.get(v.op), kind, own(v, "shown") ?? own(v, "from"), own(v, "to"));
@@ -135,6 +167,21 @@ export class Engine {
       const follower = key !== undefined && this.streamRole ? isFollower(this.streamRole, key) : undefined;
       this.safely({ ...settled, do: "answer", id, now: now(), follower }, payload);
     });
+  }
+
+  /** Writes or removes a journal record; a journal that fails is told to the engine, which goes on without it. */
+  write(key, record) {
+    if (this.journal === undefined || this.journal.write(key, record)) return;
+    this.journal = undefined;
+    this.run({ do: "journalFailed" });
+  }
+
+  /**
+   * The journal's records (`[key, text]`) for `recover()`: what the engine
+   * reads after a restart. None without a journal.
+   */
+  journalEntries(prefix) {
+    return this.journal === undefined ? [] : this.journal.entries(prefix, limits.journalKeys, limits.journalRecordUnits);
   }
 
   complete(done) {

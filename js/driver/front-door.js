@@ -62,6 +62,16 @@ export function readOptions(options, names) {
     read.timeoutKeys = ownKeysOf(timeouts, limits.timeoutKeys, limits.shownUnits) ?? null;
     read.timeouts = limits.timeoutNames.map((key) => [key, described(fieldOf(timeouts, key))]);
   }
+  const journal = values.journal;
+  if (journal !== null && typeof journal === "object") {
+    // Its methods, read once: the driver calls these very functions.
+    values.journalMethods = { __proto__: null };
+    read.journalMethods = limits.journalMethods.map((name) => {
+      const method = fieldOf(journal, name);
+      values.journalMethods[name] = method;
+      return [name, described(method)];
+    });
+  }
   return { read, values, kinds };
 }
 

@@ -45,3 +45,12 @@ export function randomId() {
     return "";
   }
 }
+
+/** The wall clock in milliseconds (journal records are dated by it, to outlive the page); NaN if the page broke it. Never throws. */
+export function wallNow() {
+  try {
+    return Date.now();
+  } catch {
+    return NaN;
+  }
+}
