@@ -8,9 +8,10 @@ use super::request::{read_answer, SteerRequest};
 use super::wire::Delivery;
 use crate::core::action::{Action, OpId};
 use crate::core::content::{steer_text, text_draft};
-use crate::core::engine::{Dialect, Engine};
+use crate::core::engine::{Carried, Dialect, Engine};
 use crate::core::error::{Failure, SteeringError};
 use crate::core::flight::{Admission, Ticket};
+use crate::core::journal::JournalDialect;
 use crate::core::json::Json;
 use crate::core::json_rpc::RequestId;
 use crate::core::requests::{HostAnswer, Pending};
@@ -246,7 +247,7 @@ impl CodexhostEngine {
         match step {
             Step::Ask(probe) => {
                 let params = probe.params(&op.thread_id, &op.text);
-                self.ask(op_id, &mut op, probe.method(), params, Some(self.timeouts.decide_ms), false, now);
+                self.ask(op_id, &mut op, probe.method(), params, Some(self.timeouts.decide_ms), now);
                 op.stage = Stage::Deciding(probe);
                 self.ops.insert(op_id, op);
             }
@@ -288,17 +289,25 @@ impl CodexhostEngine {
         op.trace.presented = Some(shown.as_str());
         op.trace.sent = Some(method);
         op.stage = Stage::Sending { shown, method };
-        op.steer = Some(request);
         self.push(Action::Present { op: op_id, presentation: shown.as_str() });
-        self.ask(op_id, &mut op, method, params, Some(timeout), true, now);
+        op.connection = self.dialect.knowledge.connection();
+        let carried = request.client_user_message_id.as_deref().map(|message_id| Carried {
+            key: &op.thread_id,
+            message_id,
+            expected_turn_id: request.expected_turn_id.as_deref(),
+            draft: &request.input,
+            presented: Some(shown.as_str()),
+        });
+        self.request_message(op_id, method, params, Some(timeout), carried, now);
+        op.steer = Some(request);
         self.ops.insert(op_id, op);
     }
 
-    /// Sends `op`'s next request, noting the connection it leaves on.
-    #[allow(clippy::too_many_arguments)]
-    fn ask(&mut self, op_id: OpId, op: &mut Op, method: &'static str, params: Json, timeout: Option<u64>, writes: bool, now: u64) {
+    /// Sends `op`'s next request that does not carry the message (a probe,
+    /// a thread read), noting the connection it leaves on.
+    fn ask(&mut self, op_id: OpId, op: &mut Op, method: &'static str, params: Json, timeout: Option<u64>, now: u64) {
         op.connection = self.dialect.knowledge.connection();
-        self.request(op_id, method, params, timeout, writes, now);
+        self.request(op_id, method, params, timeout, false, now);
     }
 
     /// Ends `op` with `failure` (its draft handed back); `shown` is what
@@ -337,6 +346,7 @@ fn probe_answer(answer: &HostAnswer) -> ProbeAnswer {
 impl Dialect for Codexhost {
     type Outcome = CodexhostOutcome;
     type Op = Op;
+    const JOURNAL: JournalDialect = JournalDialect::Codexhost;
 
     fn on_answer(engine: &mut CodexhostEngine, pending: Pending, answer: HostAnswer, now: u64) {
         engine.on_answer(pending, answer, now);
