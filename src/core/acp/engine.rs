@@ -6,6 +6,7 @@ mod composer;
 mod injects;
 mod lifecycle;
 mod prompts;
+mod recover;
 
 pub use closed::MAX_CLOSED_SESSIONS;
 pub use lifecycle::PromptVerdict;

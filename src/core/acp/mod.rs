@@ -17,5 +17,6 @@ pub(crate) mod wire;
 
 pub use capabilities::{Capabilities, SteerPath};
 pub use engine::{AcpEngine, PromptVerdict, MAX_CLOSED_SESSIONS, MAX_QUIET_TOLD};
+pub use crate::core::journal::AcpRecoveredEntry;
 pub use outcome::AcpOutcome;
 pub use session::{ComposerState, InputMode};

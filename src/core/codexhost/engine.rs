@@ -15,12 +15,15 @@ use crate::core::journal::JournalDialect;
 use crate::core::json::Json;
 use crate::core::json_rpc::RequestId;
 use crate::core::requests::{HostAnswer, Pending};
-use crate::core::sorted_map::SortedSet;
+use crate::core::sorted_map::{SortedMap, SortedSet};
 use crate::core::timeouts::Timeouts;
 use crate::core::trace::{summary, ProbeAnswer, Trace};
 
 mod confirm;
 mod lifecycle;
+mod recover;
+
+use recover::Recovery;
 
 #[derive(Debug)]
 enum Stage {
@@ -63,6 +66,10 @@ pub struct Codexhost {
     knowledge: Knowledge,
     followers: SortedSet<String>,
     recent: RecentMessages,
+    /// `recover` calls in progress.
+    recoveries: SortedMap<OpId, Recovery>,
+    /// Each recovery read's own op, and the recovery it serves.
+    reading: SortedMap<OpId, OpId>,
 }
 
 /// One codexhost connection's steering engine.
@@ -202,6 +209,9 @@ impl CodexhostEngine {
     }
 
     fn on_answer(&mut self, pending: Pending, answer: HostAnswer, now: u64) {
+        if self.dialect.reading.contains_key(&pending.op) {
+            return self.on_recovery_read(pending.op, &answer);
+        }
         let Some(mut op) = self.ops.remove(&pending.op) else { return };
         let op_id = pending.op;
         match std::mem::replace(&mut op.stage, Stage::Deciding(Probe::Inspect)) {
@@ -354,5 +364,11 @@ impl Dialect for Codexhost {
 
     fn on_dispose(engine: &mut CodexhostEngine) {
         engine.dispose_ops();
+        engine.end_recoveries();
+    }
+
+    /// Recoveries and their reads in progress.
+    fn held(&self) -> usize {
+        self.recoveries.len() + self.reading.len()
     }
 }

@@ -16,6 +16,7 @@ pub(crate) mod wire;
 
 pub use decision::OWNER_CACHE;
 pub use engine::CodexhostEngine;
+pub use crate::core::journal::RecoveredEntry;
 pub use outcome::{CodexhostOutcome, Decision, SteerOutcome, Submitted};
 pub use recent::RECENT_MESSAGES;
 pub use request::SteerRequest;
