@@ -47,11 +47,16 @@ pub(crate) struct Carried<'a> {
 
 impl Book {
     /// Notes `storage_key` as stored (written by `writer`, if an op runs for
-    /// it), the newest; returns the keys it no longer keeps to stay within
-    /// [`MAX_RECORDS`] (the oldest no op is writing).
+    /// it), the newest; returns the keys it no longer keeps ([`Book::trim`]).
     fn keep(&mut self, storage_key: String, message_id: &str, writer: Option<OpId>) -> Vec<String> {
         self.known.retain(|k| k.storage_key != storage_key);
         self.known.push_back(Known { storage_key, message_id: message_id.into(), writer });
+        self.trim()
+    }
+
+    /// The keys no longer kept to stay within [`MAX_RECORDS`]: the oldest
+    /// no op is writing (a record being written goes once its op ends).
+    fn trim(&mut self) -> Vec<String> {
         let mut gone = Vec::new();
         while self.known.len() > MAX_RECORDS {
             let Some(oldest) = self.known.iter().position(|k| k.writer.is_none()) else { break };
@@ -176,14 +181,16 @@ impl<D: Dialect> Engine<D> {
     /// `settled`, and otherwise stays (no op writes it any more).
     pub(crate) fn journal_ended(&mut self, op: OpId, settled: bool) {
         let Some(book) = &mut self.journal else { return };
-        if settled {
-            for key in book.take(|k| k.writer == Some(op)) {
-                self.push(Action::Journal { key, record: None });
-            }
+        let gone = if settled {
+            book.take(|k| k.writer == Some(op))
         } else {
             for known in book.known.iter_mut().filter(|k| k.writer == Some(op)) {
                 known.writer = None;
             }
+            book.trim()
+        };
+        for key in gone {
+            self.push(Action::Journal { key, record: None });
         }
     }
 
