@@ -425,6 +425,19 @@ fn acp_recovery_reports_every_record_unknown_and_sends_and_removes_nothing() {
     }
 }
 
+#[test]
+fn acp_recovery_leaves_the_record_of_a_message_being_sent_to_that_send() {
+    let mut e = acp();
+    e.send("s", text("use pnpm"), 0).unwrap();
+    let (k, written) = writes(&run(&mut e, 0, silent).actions).remove(0);
+    let record: JournalRecord = serde_json::from_value(written).unwrap();
+    let op = e.recover(vec![(k, record)], 0);
+    match run(&mut e, 0, silent).completion(op) {
+        Some(Action::Complete { result: Ok(AcpOutcome::Recovered(entries)), .. }) => assert!(entries.is_empty(), "{entries:?}"),
+        other => panic!("{other:?}"),
+    }
+}
+
 // ---- codexhost recovery ----
 
 #[test]
@@ -506,7 +519,9 @@ fn recovery_leaves_the_records_of_followed_threads_alone() {
 fn recovery_leaves_the_record_of_a_message_this_engine_is_steering_to_that_steer() {
     let mut e = codexhost();
     e.steer(steer("t", Some("u1"), "m1"), 0).unwrap();
-    run(&mut e, 0, host(None, None));
+    settle(&mut e, host(None, None));
+    e.steer(steer("t", Some("u1"), "m1"), 0).unwrap(); // the retry reads the thread before it writes
+    run(&mut e, 0, silent);
     let op = e.recover(vec![stored("t", "m1", Some("u1"))], 0);
     let log = run(&mut e, 0, silent);
     assert!(log.sent.is_empty(), "{:?}", log.methods());
