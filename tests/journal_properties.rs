@@ -84,8 +84,9 @@ struct Reload {
 }
 
 fn reload() -> impl Strategy<Value = Reload> {
-    (any::<bool>(), any::<bool>(), prop::option::weighted(0.25, 0u8..2), prop::bool::weighted(0.85))
-        .prop_map(|(outstanding_reached, end_turns, follows, answers_reads)| Reload { outstanding_reached, end_turns, follows, answers_reads })
+    (any::<bool>(), any::<bool>(), prop::option::weighted(0.25, 0u8..2), prop::bool::weighted(0.85)).prop_map(
+        |(outstanding_reached, end_turns, follows, answers_reads)| Reload { outstanding_reached, end_turns, follows, answers_reads },
+    )
 }
 
 fn words_of(id: &str) -> String {
@@ -370,7 +371,8 @@ fn writes_precede_sends(actions: &[Action<CodexhostOutcome>]) -> Result<(), Test
             continue;
         }
         let p = r.params.value();
-        let key = storage_key(PREFIX, JournalDialect::Codexhost, p["threadId"].as_str().unwrap(), p["clientUserMessageId"].as_str().unwrap());
+        let key =
+            storage_key(PREFIX, JournalDialect::Codexhost, p["threadId"].as_str().unwrap(), p["clientUserMessageId"].as_str().unwrap());
         let written = at.checked_sub(1).map(|before| &actions[before]);
         prop_assert!(
             matches!(written, Some(Action::Journal { key: k, record: Some(_) }) if *k == key),

@@ -450,7 +450,10 @@ fn recovery_reads_each_thread_once_within_the_decide_bound() {
     let decide = Some(Timeouts::default().decide_ms);
     assert_eq!(
         reads,
-        [(json!({ "threadId": "t1", "includeTurns": true }), decide, false), (json!({ "threadId": "t2", "includeTurns": true }), decide, false)]
+        [
+            (json!({ "threadId": "t1", "includeTurns": true }), decide, false),
+            (json!({ "threadId": "t2", "includeTurns": true }), decide, false)
+        ]
     );
 }
 

@@ -15,8 +15,8 @@ pub(crate) mod outcome;
 pub(crate) mod session;
 pub(crate) mod wire;
 
+pub use crate::core::journal::AcpRecoveredEntry;
 pub use capabilities::{Capabilities, SteerPath};
 pub use engine::{AcpEngine, PromptVerdict, MAX_CLOSED_SESSIONS, MAX_QUIET_TOLD};
-pub use crate::core::journal::AcpRecoveredEntry;
 pub use outcome::AcpOutcome;
 pub use session::{ComposerState, InputMode};

@@ -14,9 +14,9 @@ pub(crate) mod recent;
 pub(crate) mod request;
 pub(crate) mod wire;
 
+pub use crate::core::journal::RecoveredEntry;
 pub use decision::OWNER_CACHE;
 pub use engine::CodexhostEngine;
-pub use crate::core::journal::RecoveredEntry;
 pub use outcome::{CodexhostOutcome, Decision, SteerOutcome, Submitted};
 pub use recent::RECENT_MESSAGES;
 pub use request::SteerRequest;

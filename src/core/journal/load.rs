@@ -4,8 +4,8 @@
 use super::fault::RecordFault;
 use super::key::{is_journal_key, storage_key};
 use super::record::JournalRecord;
-use crate::core::sorted_map::SortedSet;
 use super::{JOURNAL_VERSION, MAX_AGE_MS, MAX_RECORDS, MAX_RECORD_BYTES};
+use crate::core::sorted_map::SortedSet;
 
 /// What [`load`] found: the records to hand to `recover`, oldest first, and
 /// the keys to remove from the storage.

@@ -101,7 +101,9 @@ impl CodexhostEngine {
     /// Whether a submission of this engine carries `message_id` on
     /// `thread_id` now: its own end settles the record.
     fn steering(&self, thread_id: &str, message_id: &str) -> bool {
-        self.ops.values().any(|o| o.thread_id == thread_id && o.steer.as_ref().and_then(|r| r.client_user_message_id.as_deref()) == Some(message_id))
+        self.ops
+            .values()
+            .any(|o| o.thread_id == thread_id && o.steer.as_ref().and_then(|r| r.client_user_message_id.as_deref()) == Some(message_id))
     }
 
     /// The answer to one recovery read (`read` is its own op): every record
