@@ -84,18 +84,16 @@ impl<D: Dialect> Engine<D> {
         self.actions.push_back(action);
     }
 
-    /// Registers a host call for `op` and queues [`Action::Send`] for it
-    /// (the request that carries a message goes through
-    /// `request_message`, which journals it).
-    pub(crate) fn request(
-        &mut self,
-        op: OpId,
-        method: &'static str,
-        params: Json,
-        timeout_ms: Option<u64>,
-        carries_message: bool,
-        now: u64,
-    ) {
+    /// Registers a host call for `op` that does not carry the message (a
+    /// probe, a read, a revoke) and queues [`Action::Send`] for it; the
+    /// request that carries a message goes through `request_message`,
+    /// which journals it first.
+    pub(crate) fn request(&mut self, op: OpId, method: &'static str, params: Json, timeout_ms: Option<u64>, now: u64) {
+        self.issue(op, method, params, timeout_ms, false, now);
+    }
+
+    /// Registers a host call and queues [`Action::Send`] for it.
+    pub(super) fn issue(&mut self, op: OpId, method: &'static str, params: Json, timeout_ms: Option<u64>, carries_message: bool, now: u64) {
         let outgoing = self.requests.issue(op, method, params, timeout_ms, carries_message, now);
         self.actions.push_back(Action::Send(outgoing));
     }

@@ -166,7 +166,7 @@ impl<D: Dialect> Engine<D> {
                 self.push(Action::Journal { key, record: Some(text) });
             }
         }
-        self.request(op, method, params, timeout_ms, true, now);
+        self.issue(op, method, params, timeout_ms, true, now);
     }
 
     /// The id the journal gives a message that has none of its own (ACP):
