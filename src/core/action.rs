@@ -90,6 +90,17 @@ pub enum Action<O> {
         /// Outcome or failure (with the draft).
         result: Result<O, SteeringError>,
     },
+    /// Write (`Some`: the record's JSON text) or remove (`None`) one entry
+    /// of the journal's storage. A write comes immediately before the
+    /// `Send` of the request that carries the message it records, so the
+    /// driver writes it first; a removal comes once the message's outcome
+    /// is settled (see [`journal`](crate::core::journal)).
+    Journal {
+        /// The storage key ([`storage_key`](crate::core::journal::storage_key)).
+        key: String,
+        /// The record's JSON text to write at `key`; `None`: remove `key`.
+        record: Option<String>,
+    },
     /// Something a composer shows changed for this thread or session.
     Changed {
         /// Thread or session id.

@@ -15,6 +15,8 @@
 //! - `action`: what an engine asks its driver to do ([`Action`]);
 //! - [`error`] and `trace`: typed failures that carry the draft and the
 //!   decision trace;
+//! - [`journal`]: the records that let a reloaded renderer learn what
+//!   became of a message whose outcome was unknown;
 //! - [`options`] and [`given`]: what each caller-given value takes, and
 //!   the words that refuse the rest.
 //!
@@ -33,6 +35,7 @@ pub(crate) mod engine;
 pub mod error;
 pub(crate) mod flight;
 pub mod given;
+pub mod journal;
 mod json;
 pub(crate) mod json_rpc;
 pub mod options;

@@ -6,6 +6,7 @@ mod composer;
 mod injects;
 mod lifecycle;
 mod prompts;
+mod recover;
 
 pub use closed::MAX_CLOSED_SESSIONS;
 pub use lifecycle::{PromptToken, PromptVerdict};
@@ -18,9 +19,10 @@ use super::session::{ComposerState, Handoff, Session};
 use super::wire::{IdleBehavior, SessionParams, SteeringMeta};
 use crate::core::action::{Action, OpId};
 use crate::core::content::check_acp_blocks;
-use crate::core::engine::{Dialect, Engine};
+use crate::core::engine::{Carried, Dialect, Engine};
 use crate::core::error::{Failure, SteeringError};
 use crate::core::flight::{Admission, Ticket};
+use crate::core::journal::JournalDialect;
 use crate::core::json::Json;
 use crate::core::requests::{HostAnswer, Pending};
 use crate::core::sorted_map::{SortedMap, SortedSet};
@@ -248,7 +250,17 @@ impl AcpEngine {
         let presentation = if matches!(stage, Stage::Prompting { handoff: false }) { "prompt" } else { "steer" };
         op.trace.presented = Some(presentation);
         self.push(Action::Present { op: op_id, presentation });
-        self.request(op_id, method, params, timeout, true, now);
+        // Journaled under the engine's own id for it (an ACP message has
+        // none before the agent answers), the same at every dispatch.
+        let journaled = self.journal_message_id(op_id).zip(self.ops.get(&op_id)).map(|(id, op)| (id, op.content.clone()));
+        let carried = journaled.as_ref().map(|(message_id, draft)| Carried {
+            key: &session_id,
+            message_id,
+            expected_turn_id: None,
+            draft,
+            presented: Some(presentation),
+        });
+        self.request_message(op_id, method, params, timeout, carried, now);
     }
 
     /// Starts what may start in `session_id`, oldest first. Each pass starts
@@ -377,6 +389,7 @@ impl AcpEngine {
 impl Dialect for Acp {
     type Outcome = AcpOutcome;
     type Op = Op;
+    const JOURNAL: JournalDialect = JournalDialect::Acp;
 
     fn on_answer(engine: &mut AcpEngine, pending: Pending, answer: HostAnswer, now: u64) {
         engine.on_answer(pending, answer, now);

@@ -4,6 +4,7 @@ use serde::Serialize;
 
 use super::wire::{InjectAnswer, SteeringOutcome};
 use crate::core::error::Failure;
+use crate::core::journal::AcpRecoveredEntry;
 use crate::core::json::Json;
 use crate::core::json_rpc::METHOD_NOT_FOUND;
 use crate::core::requests::{FailedAnswer, HostAnswer};
@@ -15,6 +16,8 @@ use crate::core::trace::Trace;
 /// use renderer_steering::core::acp::AcpOutcome;
 /// let o = AcpOutcome::StartedNewTurn { trace: Default::default() };
 /// assert_eq!(serde_json::to_value(&o).unwrap()["kind"], "startedNewTurn");
+/// let r = serde_json::to_value(&AcpOutcome::Recovered(vec![])).unwrap();
+/// assert_eq!(r, serde_json::json!({ "kind": "recovered", "entries": [] }));
 /// ```
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(tag = "kind", rename_all = "camelCase", rename_all_fields = "camelCase")]
@@ -74,6 +77,20 @@ pub enum AcpOutcome {
         /// The replaced id.
         previous_message_id: String,
     },
+    /// From `recover()`: one entry per journal record (written as
+    /// `{ kind: "recovered", entries: [...] }`).
+    #[serde(serialize_with = "recovered_entries")]
+    Recovered(Vec<AcpRecoveredEntry>),
+}
+
+/// Writes [`AcpOutcome::Recovered`]'s entries as the `entries` field beside
+/// the `kind` tag (a tagged variant holds fields, not a bare list).
+fn recovered_entries<S: serde::Serializer>(entries: &[AcpRecoveredEntry], serializer: S) -> Result<S::Ok, S::Error> {
+    #[derive(Serialize)]
+    struct Entries<'a> {
+        entries: &'a [AcpRecoveredEntry],
+    }
+    Entries { entries }.serialize(serializer)
 }
 
 /// How a steer request ended, whatever the path.

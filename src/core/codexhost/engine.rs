@@ -8,18 +8,22 @@ use super::request::{read_answer, SteerRequest};
 use super::wire::Delivery;
 use crate::core::action::{Action, OpId};
 use crate::core::content::{steer_text, text_draft};
-use crate::core::engine::{Dialect, Engine};
+use crate::core::engine::{Carried, Dialect, Engine};
 use crate::core::error::{Failure, SteeringError};
 use crate::core::flight::{Admission, Ticket};
+use crate::core::journal::JournalDialect;
 use crate::core::json::Json;
 use crate::core::json_rpc::RequestId;
 use crate::core::requests::{HostAnswer, Pending};
-use crate::core::sorted_map::SortedSet;
+use crate::core::sorted_map::{SortedMap, SortedSet};
 use crate::core::timeouts::Timeouts;
 use crate::core::trace::{summary, ProbeAnswer, Trace};
 
 mod confirm;
 mod lifecycle;
+mod recover;
+
+use recover::Recovery;
 
 #[derive(Debug)]
 enum Stage {
@@ -62,6 +66,10 @@ pub struct Codexhost {
     knowledge: Knowledge,
     followers: SortedSet<String>,
     recent: RecentMessages,
+    /// `recover` calls in progress.
+    recoveries: SortedMap<OpId, Recovery>,
+    /// Each recovery read's own op, and the recovery it serves.
+    reading: SortedMap<OpId, OpId>,
 }
 
 /// One codexhost connection's steering engine.
@@ -201,6 +209,9 @@ impl CodexhostEngine {
     }
 
     fn on_answer(&mut self, pending: Pending, answer: HostAnswer, now: u64) {
+        if self.dialect.reading.contains_key(&pending.op) {
+            return self.on_recovery_read(pending.op, &answer);
+        }
         let Some(mut op) = self.ops.remove(&pending.op) else { return };
         let op_id = pending.op;
         match std::mem::replace(&mut op.stage, Stage::Deciding(Probe::Inspect)) {
@@ -246,7 +257,7 @@ impl CodexhostEngine {
         match step {
             Step::Ask(probe) => {
                 let params = probe.params(&op.thread_id, &op.text);
-                self.ask(op_id, &mut op, probe.method(), params, Some(self.timeouts.decide_ms), false, now);
+                self.ask(op_id, &mut op, probe.method(), params, Some(self.timeouts.decide_ms), now);
                 op.stage = Stage::Deciding(probe);
                 self.ops.insert(op_id, op);
             }
@@ -288,17 +299,25 @@ impl CodexhostEngine {
         op.trace.presented = Some(shown.as_str());
         op.trace.sent = Some(method);
         op.stage = Stage::Sending { shown, method };
-        op.steer = Some(request);
         self.push(Action::Present { op: op_id, presentation: shown.as_str() });
-        self.ask(op_id, &mut op, method, params, Some(timeout), true, now);
+        op.connection = self.dialect.knowledge.connection();
+        let carried = request.client_user_message_id.as_deref().map(|message_id| Carried {
+            key: &op.thread_id,
+            message_id,
+            expected_turn_id: request.expected_turn_id.as_deref(),
+            draft: &request.input,
+            presented: Some(shown.as_str()),
+        });
+        self.request_message(op_id, method, params, Some(timeout), carried, now);
+        op.steer = Some(request);
         self.ops.insert(op_id, op);
     }
 
-    /// Sends `op`'s next request, noting the connection it leaves on.
-    #[allow(clippy::too_many_arguments)]
-    fn ask(&mut self, op_id: OpId, op: &mut Op, method: &'static str, params: Json, timeout: Option<u64>, writes: bool, now: u64) {
+    /// Sends `op`'s next request that does not carry the message (a probe,
+    /// a thread read), noting the connection it leaves on.
+    fn ask(&mut self, op_id: OpId, op: &mut Op, method: &'static str, params: Json, timeout: Option<u64>, now: u64) {
         op.connection = self.dialect.knowledge.connection();
-        self.request(op_id, method, params, timeout, writes, now);
+        self.request(op_id, method, params, timeout, now);
     }
 
     /// Ends `op` with `failure` (its draft handed back); `shown` is what
@@ -337,6 +356,7 @@ fn probe_answer(answer: &HostAnswer) -> ProbeAnswer {
 impl Dialect for Codexhost {
     type Outcome = CodexhostOutcome;
     type Op = Op;
+    const JOURNAL: JournalDialect = JournalDialect::Codexhost;
 
     fn on_answer(engine: &mut CodexhostEngine, pending: Pending, answer: HostAnswer, now: u64) {
         engine.on_answer(pending, answer, now);
@@ -344,5 +364,11 @@ impl Dialect for Codexhost {
 
     fn on_dispose(engine: &mut CodexhostEngine) {
         engine.dispose_ops();
+        engine.end_recoveries();
+    }
+
+    /// Recoveries and their reads in progress.
+    fn held(&self) -> usize {
+        self.recoveries.len() + self.reading.len()
     }
 }

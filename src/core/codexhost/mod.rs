@@ -14,6 +14,7 @@ pub(crate) mod recent;
 pub(crate) mod request;
 pub(crate) mod wire;
 
+pub use crate::core::journal::RecoveredEntry;
 pub use decision::OWNER_CACHE;
 pub use engine::CodexhostEngine;
 pub use outcome::{CodexhostOutcome, Decision, SteerOutcome, Submitted};

@@ -4,6 +4,7 @@ use serde::Serialize;
 
 use super::wire::Delivery;
 use crate::core::action::OpId;
+use crate::core::journal::RecoveredEntry;
 use crate::core::trace::Trace;
 
 /// The decision alone (`decide()`): no steer is sent.
@@ -62,6 +63,8 @@ pub enum CodexhostOutcome {
     Decided(Decision),
     /// From `steer()`.
     Steered(SteerOutcome),
+    /// From `recover()`: one entry per record recovered.
+    Recovered(Vec<RecoveredEntry>),
 }
 
 /// How a submission was admitted.

@@ -209,6 +209,14 @@ impl RecentMessages {
         Some(self.ring[at].what.clone()).filter(|what| matches!(what, Remembered::Unknown { .. }))
     }
 
+    /// Forgets `message_id` on `thread_id`: its thread showed it was not applied.
+    pub(crate) fn forget(&mut self, thread_id: &str, message_id: &str) {
+        let at = self.position(key_hash(thread_id, message_id), thread_id, message_id);
+        if let Some(gone) = at.and_then(|at| self.ring.remove(at)) {
+            self.forget_hash(gone.hash);
+        }
+    }
+
     /// The connection was replaced: no unknown outcome counts as
     /// deduplicated by the host any more (the new one may not deduplicate),
     /// so its retry reads the thread first.

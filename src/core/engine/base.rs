@@ -3,6 +3,7 @@
 
 use std::collections::VecDeque;
 
+use super::journal::Book;
 use super::Dialect;
 use crate::core::action::{Action, OpId};
 use crate::core::error::{Failure, SteeringError};
@@ -35,6 +36,8 @@ pub struct Engine<D: Dialect> {
     pub(crate) dialect: D,
     pub(super) requests: PendingRequests,
     pub(super) actions: VecDeque<Action<D::Outcome>>,
+    /// The journal, once enabled (see `journal.rs`).
+    pub(super) journal: Option<Book>,
     next_op: u64,
     disposed: bool,
 }
@@ -48,6 +51,7 @@ impl<D: Dialect> Engine<D> {
             dialect,
             requests: PendingRequests::default(),
             actions: VecDeque::new(),
+            journal: None,
             next_op: 0,
             disposed: false,
         }
@@ -80,16 +84,16 @@ impl<D: Dialect> Engine<D> {
         self.actions.push_back(action);
     }
 
-    /// Registers a host call for `op` and queues [`Action::Send`] for it.
-    pub(crate) fn request(
-        &mut self,
-        op: OpId,
-        method: &'static str,
-        params: Json,
-        timeout_ms: Option<u64>,
-        carries_message: bool,
-        now: u64,
-    ) {
+    /// Registers a host call for `op` that does not carry the message (a
+    /// probe, a read, a revoke) and queues [`Action::Send`] for it; the
+    /// request that carries a message goes through `request_message`,
+    /// which journals it first.
+    pub(crate) fn request(&mut self, op: OpId, method: &'static str, params: Json, timeout_ms: Option<u64>, now: u64) {
+        self.issue(op, method, params, timeout_ms, false, now);
+    }
+
+    /// Registers a host call and queues [`Action::Send`] for it.
+    pub(super) fn issue(&mut self, op: OpId, method: &'static str, params: Json, timeout_ms: Option<u64>, carries_message: bool, now: u64) {
         let outgoing = self.requests.issue(op, method, params, timeout_ms, carries_message, now);
         self.actions.push_back(Action::Send(outgoing));
     }
@@ -113,10 +117,13 @@ impl<D: Dialect> Engine<D> {
     /// answers are ignored, and its terminal [`Action::Complete`] is queued.
     /// A failed op that was `shown` stays on screen marked unconfirmed when
     /// it may have reached the host ([`Failure::OutcomeUnknown`]), and is
-    /// retracted otherwise. The op must already be out of [`Self::ops`].
+    /// retracted otherwise; the journal's record of its message stays then
+    /// too, and goes otherwise. The op must already be out of [`Self::ops`].
     pub(crate) fn finish(&mut self, op: OpId, key: &str, shown: Option<&'static str>, result: Result<D::Outcome, SteeringError>) {
         self.lanes.finish(key, op);
         self.requests.forget_op(op);
+        let settled = result.as_ref().err().is_none_or(|error| !error.outcome_unknown());
+        self.journal_ended(op, settled);
         if let (Err(error), Some(presentation)) = (&result, shown) {
             self.actions.push_back(match error.failure {
                 Failure::OutcomeUnknown(_) => Action::Unconfirmed { op, presentation },

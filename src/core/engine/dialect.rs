@@ -4,6 +4,7 @@
 use std::fmt::Debug;
 
 use super::Engine;
+use crate::core::journal::JournalDialect;
 use crate::core::requests::{HostAnswer, Pending};
 
 /// The per-dialect part of an [`Engine`]. Implemented by the codexhost and
@@ -20,6 +21,8 @@ pub trait Dialect: Sized + Debug {
     type Outcome: Debug;
     /// What the engine keeps per submission while it runs.
     type Op: Debug;
+    /// Which dialect its journal records name (and which records it recovers).
+    const JOURNAL: JournalDialect;
 
     /// The answer to one of this dialect's requests (already settled; a
     /// passed deadline arrives as [`HostAnswer::Timeout`]).

@@ -8,11 +8,15 @@
 //! - `base.rs`: the shared state, op ids, issuing a request, and the one
 //!   place that finishes an op;
 //! - `dialect.rs`: the per-dialect hooks;
-//! - `polling.rs`: the driver's four calls and the single `Driven` impl.
+//! - `polling.rs`: the driver's four calls and the single `Driven` impl;
+//! - `journal.rs`: the journal's records of messages, written before their
+//!   request and removed once their outcome is settled.
 
 mod base;
 mod dialect;
+mod journal;
 mod polling;
 
 pub(crate) use base::Engine;
 pub(crate) use dialect::Dialect;
+pub(crate) use journal::Carried;

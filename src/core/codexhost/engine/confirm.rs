@@ -16,17 +16,19 @@ impl CodexhostEngine {
     /// reads the thread (`thread/read` with turns) before anything is sent.
     pub(super) fn verify_first(&mut self, op_id: OpId, mut op: Op, turn_id: Option<String>, now: u64) {
         let params = ThreadParams::read(&op.thread_id, true);
-        self.ask(op_id, &mut op, "thread/read", params, Some(self.timeouts.decide_ms), false, now);
+        self.ask(op_id, &mut op, "thread/read", params, Some(self.timeouts.decide_ms), now);
         op.stage = Stage::Verifying { turn_id };
         self.ops.insert(op_id, op);
     }
 
-    /// The host confirmed it: remembered, so the same id is never sent again.
+    /// The host confirmed it: remembered, so the same id is never sent
+    /// again, and its journal record goes (whichever attempt wrote it).
     pub(super) fn delivered(&mut self, op_id: OpId, op: &Op, outcome: SteerOutcome) {
         if let Some(id) = op.steer.as_ref().and_then(|r| r.client_user_message_id.as_deref()) {
             // Remembered without its trace (probe answers can be large).
             let kept = SteerOutcome { trace: Trace::default(), ..outcome.clone() };
             self.dialect.recent.remember(&op.thread_id, id, &op.text, Remembered::Delivered(kept));
+            self.journal_settled(&op.thread_id, id);
         }
         self.finish(op_id, &op.thread_id, None, Ok(CodexhostOutcome::Steered(outcome)));
     }
