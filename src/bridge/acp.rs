@@ -7,8 +7,9 @@ use super::clock::Clock;
 use super::codexhost::Op;
 use super::described::Described;
 use super::input::Input;
+use super::journal::{journal_prefix, Pending, DEFAULT_JOURNAL_KEY};
 use super::options::OptionsRead;
-use super::output::Output;
+use super::output::{Output, Step};
 use super::unknown;
 use crate::core::acp::{AcpEngine, PromptToken};
 use crate::core::content::{check_array, MAX_DRAFT_BYTES};
@@ -25,6 +26,10 @@ pub(super) struct Session {
     /// Counts `connectionClosed()`: an `initialize` answer of an earlier
     /// connection that settles late opens nothing.
     epoch: u32,
+    /// The journal's prefix, when the app gave one.
+    journal: Option<String>,
+    /// The records `recoverRead` found.
+    pending: Pending,
 }
 
 /// What the constructor tells the driver.
@@ -94,14 +99,19 @@ impl Session {
     /// A session from the constructor's options; `initialize` applied at
     /// once when it is the answer itself (the payload).
     #[cfg_attr(feature = "size-first", optimize(size))]
-    pub(super) fn open(read: &OptionsRead, payload: String) -> Result<(Session, Opened), OptionError> {
+    pub(super) fn open(read: &OptionsRead, payload: String, wall_offset: f64) -> Result<(Session, Opened), OptionError> {
         read.check_shape(SHAPE, true)?;
         read.required_function("request", "(method, params, options?) => Promise")?;
         let initialize = read.field("initialize");
         optional("options.initialize", Accepts::AnswerOrPromise, &initialize.given())?;
         let allow = read.flag("allowPromptHandoff")?;
         let timeouts = read.timeouts()?;
-        let mut session = Session { engine: AcpEngine::new(timeouts, allow), clock: Clock::default(), epoch: 0 };
+        let journal = journal_prefix(read)?;
+        let mut engine = AcpEngine::new(timeouts, allow);
+        if let Some(prefix) = &journal {
+            engine.enable_journal(prefix.clone(), wall_offset);
+        }
+        let mut session = Session { engine, clock: Clock::default(), epoch: 0, journal, pending: Pending::default() };
         let mut opened = Opened { await_initialize_ms: None, epoch: 0 };
         if initialize.is_thenable() {
             // Sends wait for the answer (bounded by requestMs) instead of
@@ -118,13 +128,28 @@ impl Session {
         Ok((session, opened))
     }
 
+    /// The journal's prefix, when it keeps one.
+    pub(super) fn journal(&self) -> Option<String> {
+        self.journal.clone()
+    }
+
     /// One step.
     pub(super) fn step(&mut self, input: Input, payload: String) -> Output {
         let out = match self.apply(input, payload) {
             Ok(out) => out,
             Err(error) => Output::failed(&error),
         };
-        out.drain(&mut self.engine, |_, _| None)
+        let mut out = out.drain(&mut self.engine, |_, _| None);
+        // `recover()` answers its entries, as codexhost's does (the outcome
+        // itself carries them beside its `kind`).
+        for step in &mut out.steps {
+            if let Step::Complete { ok: Some(outcome), .. } = step {
+                if outcome.field("kind").is_some_and(|kind| kind.text() == "\"recovered\"") {
+                    *outcome = outcome.field("entries").unwrap_or_else(Json::no_items);
+                }
+            }
+        }
+        out
     }
 
     #[cfg_attr(feature = "size-first", optimize(size))]
@@ -217,6 +242,12 @@ impl Session {
                 none
             }
             "liveState" => Output::value(&engine.live_state()),
+            "recoverRead" => self.pending.read(self.journal.as_deref().unwrap_or(DEFAULT_JOURNAL_KEY), &input, &payload),
+            "recover" => submitted(Ok(engine.recover(self.pending.take(), now))),
+            "forget" => {
+                engine.forget(&id(&input.message_id, "messageId")?);
+                none
+            }
             other => unknown(other),
         })
     }

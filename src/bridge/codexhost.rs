@@ -5,6 +5,7 @@ use super::answer::{host_answer, Refused};
 use super::clock::Clock;
 use super::described::Described;
 use super::input::Input;
+use super::journal::{journal_prefix, Pending, DEFAULT_JOURNAL_KEY};
 use super::options::OptionsRead;
 use super::output::Output;
 use super::unknown;
@@ -25,6 +26,10 @@ pub(super) struct Session {
     asks_roles: bool,
     /// Ids made here when the page has no randomness.
     local_ids: u64,
+    /// The journal's prefix, when the app gave one.
+    journal: Option<String>,
+    /// The records `recoverRead` found.
+    pending: Pending,
 }
 
 /// The options' shape, for their errors.
@@ -33,12 +38,22 @@ const SHAPE: &str = "{ request, timeouts?, streamRole? }";
 impl Session {
     /// A session from the constructor's options, or the message it throws.
     #[cfg_attr(feature = "size-first", optimize(size))]
-    pub(super) fn open(read: &OptionsRead) -> Result<Session, OptionError> {
+    pub(super) fn open(read: &OptionsRead, wall_offset: f64) -> Result<Session, OptionError> {
         read.check_shape(SHAPE, true)?;
         read.required_function("request", "(method, params, options?) => Promise")?;
         let timeouts = read.timeouts()?;
         let asks_roles = read.optional_function("streamRole", "(threadId) => \"owner\" | \"follower\"")?;
-        Ok(Session { engine: CodexhostEngine::new(timeouts), clock: Clock::default(), asks_roles, local_ids: 0 })
+        let journal = journal_prefix(read)?;
+        let mut engine = CodexhostEngine::new(timeouts);
+        if let Some(prefix) = &journal {
+            engine.enable_journal(prefix.clone(), wall_offset);
+        }
+        Ok(Session { engine, clock: Clock::default(), asks_roles, local_ids: 0, journal, pending: Pending::default() })
+    }
+
+    /// The journal's prefix, when it keeps one.
+    pub(super) fn journal(&self) -> Option<String> {
+        self.journal.clone()
     }
 
     /// The engine (the desktop hook reads its steer bound).
@@ -107,6 +122,24 @@ impl Session {
                 Output::default()
             }
             "liveState" => Output::value(&self.engine.live_state()),
+            "recoverRead" => {
+                let prefix = self.journal.as_deref().unwrap_or(DEFAULT_JOURNAL_KEY);
+                self.pending.read(prefix, &input, &payload)
+            }
+            "recover" => {
+                let now = self.clock.reading(input.now());
+                for thread in &input.followers {
+                    self.engine.set_follower(thread, true);
+                }
+                Output::value(&Op { op: self.engine.recover(self.pending.take(), now).0 })
+            }
+            "forget" => match required("clientUserMessageId", Accepts::Id, &input.message_id.given()) {
+                Ok(()) => {
+                    self.engine.forget(input.message_id.text().unwrap_or_default());
+                    Output::default()
+                }
+                Err(refused) => Output::failed(&SteeringError::new(refused.into(), Json::no_items(), Trace::default())),
+            },
             other => return unknown(other),
         };
         let asks_roles = self.asks_roles;

@@ -80,11 +80,20 @@ pub struct Input {
     pub method: String,
     /// `failure`: a bound in milliseconds.
     pub ms: f64,
+    /// The wall clock (`Date.now()`), which journal records are dated by.
+    wall: Option<f64>,
+    /// `recover`: the threads whose stream this window follows.
+    pub followers: Vec<String>,
 }
 
 impl Input {
     /// The clock's reading; NaN when the page's clock gave none.
     pub fn now(&self) -> f64 {
         self.now.unwrap_or(f64::NAN)
+    }
+
+    /// The wall clock's reading; NaN when the page's clock gave none.
+    pub fn wall(&self) -> f64 {
+        self.wall.unwrap_or(f64::NAN)
     }
 }

@@ -39,6 +39,12 @@ pub struct Limits {
     pub timeout_keys: u32,
     /// The keys `options.timeouts` takes.
     pub timeout_names: &'static [&'static str],
+    /// The Web Storage methods the journal calls.
+    pub journal_methods: [&'static str; 4],
+    /// Longest journal record read (a longer text is dropped unread).
+    pub journal_record_units: u32,
+    /// Most keys under the journal's prefix read by `recover()`.
+    pub journal_keys: u32,
 }
 
 impl Default for Limits {
@@ -53,6 +59,11 @@ impl Default for Limits {
             shown_units: SHOWN_TEXT_UNITS,
             timeout_keys: super::timeout_keys_read() as u32,
             timeout_names: crate::core::timeouts::TIMEOUT_KEYS,
+            journal_methods: super::journal::JOURNAL_METHODS,
+            journal_record_units: crate::core::journal::MAX_RECORD_BYTES as u32,
+            // Every key the prefix holds, up to many times the records kept:
+            // the engine drops the oldest past its bound.
+            journal_keys: 16 * crate::core::journal::MAX_RECORDS as u32,
         }
     }
 }

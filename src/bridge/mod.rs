@@ -29,6 +29,7 @@ mod described;
 mod desktop;
 mod failure;
 mod input;
+mod journal;
 mod limits;
 mod options;
 mod output;
@@ -39,6 +40,7 @@ pub use described::Described;
 pub use desktop::Rejection;
 pub use failure::failure;
 pub use input::Input;
+pub use journal::{journal_prefix, DEFAULT_JOURNAL_KEY};
 pub use limits::Limits;
 pub use options::{timeout_keys_read, OptionsRead};
 pub use output::{Output, Step};
@@ -66,16 +68,27 @@ pub struct Bridge {
     sessions: Vec<Option<Session>>,
 }
 
+/// A new engine's handle, and its journal's prefix when it keeps one.
 #[derive(Debug, serde::Serialize)]
 struct Handle {
     handle: u32,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    journal: Option<String>,
 }
 
 #[derive(Debug, serde::Serialize)]
 struct OpenedAcp {
     handle: u32,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    journal: Option<String>,
     #[serde(flatten)]
     opened: acp::Opened,
+}
+
+/// How far the wall clock is ahead of the engine's clock, so a record can
+/// be dated in a time that outlives the page.
+fn wall_offset(input: &Input) -> f64 {
+    input.wall() - input.now()
 }
 
 impl Bridge {
@@ -109,12 +122,18 @@ impl Bridge {
     fn module(&mut self, mut input: Input, payload: String) -> Output {
         let read = input.options.take().unwrap_or_default();
         match (input.what.as_str(), input.engine.as_str()) {
-            ("open", "codexhost") => match codexhost::Session::open(&read) {
-                Ok(session) => Output::value(&Handle { handle: self.add(Session::Codexhost(session)) }),
+            ("open", "codexhost") => match codexhost::Session::open(&read, wall_offset(&input)) {
+                Ok(session) => {
+                    let journal = session.journal();
+                    Output::value(&Handle { handle: self.add(Session::Codexhost(session)), journal })
+                }
                 Err(e) => Output::thrown(e.to_string()),
             },
-            ("open", "acp") => match acp::Session::open(&read, payload) {
-                Ok((session, opened)) => Output::value(&OpenedAcp { handle: self.add(Session::Acp(session)), opened }),
+            ("open", "acp") => match acp::Session::open(&read, payload, wall_offset(&input)) {
+                Ok((session, opened)) => {
+                    let journal = session.journal();
+                    Output::value(&OpenedAcp { handle: self.add(Session::Acp(session)), journal, opened })
+                }
                 Err(e) => Output::thrown(e.to_string()),
             },
             ("open", "desktop") => {
@@ -122,7 +141,7 @@ impl Bridge {
                     Some(Some(Session::Codexhost(decider))) => decider.engine().timeouts().steer_ms.min(MAX_WAIT_MS),
                     _ => return Output::thrown("renderer-steering: the desktop hook needs its codexhost engine"),
                 };
-                Output::value(&Handle { handle: self.add(Session::Desktop(desktop::Session::new(steer_ms))) })
+                Output::value(&Handle { handle: self.add(Session::Desktop(desktop::Session::new(steer_ms))), journal: None })
             }
             ("close", _) => {
                 if let Some(slot) = self.sessions.get_mut(input.handle.wrapping_sub(1) as usize) {

@@ -32,6 +32,8 @@ pub struct OptionsRead {
     timeout_keys: Option<Vec<String>>,
     /// `options.timeouts`' fields, `[name, value]`.
     timeouts: Vec<(String, Described)>,
+    /// `options.journal`'s Web Storage methods, `[name, value]`.
+    journal_methods: Vec<(String, Described)>,
 }
 
 /// The value named `key` in `pairs` (`undefined` when left out).
@@ -41,6 +43,11 @@ fn named(pairs: &[(String, Described)], key: &str) -> Described {
 }
 
 impl OptionsRead {
+    /// `options.journal`'s method `name` as described.
+    pub fn journal_method(&self, name: &str) -> Described {
+        named(&self.journal_methods, name)
+    }
+
     /// The field `key` as described.
     pub fn field(&self, key: &str) -> Described {
         named(&self.fields, key)

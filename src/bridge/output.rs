@@ -75,6 +75,16 @@ pub enum Step {
         #[serde(skip_serializing_if = "Option::is_none")]
         error: Option<ErrorReport>,
     },
+    /// Write `record` (JSON text) at `key` in the app's journal; without
+    /// `record`, remove `key`. Carried out in order: a record is written
+    /// before the request carrying its message.
+    Journal {
+        /// The storage key.
+        key: String,
+        /// The record's text.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        record: Option<String>,
+    },
     /// `onChange(key, state)`.
     Changed {
         /// Thread or session.
@@ -104,6 +114,7 @@ impl Step {
             Action::Complete { op, result: Ok(outcome) } => Step::Complete { op: op.0, ok: Some(Json::of(&outcome)), error: None },
             Action::Complete { op, result: Err(error) } => Step::Complete { op: op.0, ok: None, error: Some(error.to_report()) },
             Action::Changed { key, state } => Step::Changed { key, state: Json::of(&state) },
+            Action::Journal { key, record } => Step::Journal { key, record },
         }
     }
 }
