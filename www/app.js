@@ -18,7 +18,9 @@ function faultQuery(mode, fault) {
   const base = mode.replace(/-(ignore|deferred)$/, "");
   const steer = STEER_METHOD[base] ?? "turn/steer";
   const decision = DECISION_METHOD[base] ?? steer;
-  const switches = { latency: fault === "latency" ? "1500" : "", drop: fault === "drop" ? steer : "", hang: fault === "hang" ? decision : "", garble: fault === "garble" ? steer : "", lose: fault === "lose" ? steer : "" };
+  // `reload`: the host applies the steer and its answer is lost, so the page reloads with it out.
+  const lose = fault === "lose" || fault === "reload" ? steer : "";
+  const switches = { latency: fault === "latency" ? "1500" : "", drop: fault === "drop" ? steer : "", hang: fault === "hang" ? decision : "", garble: fault === "garble" ? steer : "", lose };
   return Object.entries(switches).filter(([, v]) => v).map(([k, v]) => `&${k}=${encodeURIComponent(v)}`).join("");
 }
 
@@ -26,7 +28,25 @@ function socketUrl(mode, fault) {
   const speed = query.get("speed") ?? "1";
   const extra = { "acp-steering-ignore": "&ignoreOptIn=1", "acp-handoff-deferred": "&deferred=1" }[mode] ?? "";
   const wireMode = mode.replace(/-(ignore|deferred)$/, "");
-  return `ws://${location.host}/rpc?mode=${wireMode}&speed=${speed}${extra}${faultQuery(mode, fault)}`;
+  return `ws://${location.host}/rpc?mode=${wireMode}&speed=${speed}&world=${world()}${extra}${faultQuery(mode, fault)}`;
+}
+
+/**
+ * This tab's host world: the host keeps its threads for it across
+ * connections, as a real host outlives a renderer that reloads.
+ */
+let worldName;
+function world() {
+  try {
+    worldName ??= sessionStorage.getItem("playground-world") ?? undefined;
+    if (worldName === undefined) {
+      worldName = crypto.randomUUID();
+      sessionStorage.setItem("playground-world", worldName);
+    }
+  } catch {
+    // A tab whose storage refuses writes: a world for this page only.
+  }
+  return worldName;
 }
 
 function logWire(direction, text) {
@@ -92,11 +112,46 @@ class CodexController {
     this.optimistic = new Map();
   }
 
-  async connect(url) {
+  async connect(url, fault) {
     this.rpc = new RpcSocket(url, { onNotification: (m, p) => this.onNote(m, p), onWire: logWire, onClose: () => app.disconnected() });
     await this.rpc.opened;
-    this.steering = new CodexhostSteering({ request: (m, p, o) => this.rpc.request(m, p, o), timeouts });
+    // The journal keeps what a reload would lose: localStorage as it is.
+    const request = (m, p, o) => (m === "turn/steer" && fault.startsWith("reload") ? this.reloadOn(fault, m, p, o) : this.rpc.request(m, p, o));
+    this.steering = new CodexhostSteering({ request, timeouts, journal: localStorage, onJournalError: (e) => toast(`journal: ${e.message}`) });
     this.refreshMode();
+    await this.recover();
+  }
+
+  /** The reload faults: the page reloads with the steer written (`reload`), or just before it is (`reload-unsent`). */
+  reloadOn(fault, method, params, options) {
+    if (fault === "reload-unsent") {
+      location.reload();
+      return new Promise(() => {});
+    }
+    const answer = this.rpc.request(method, params, options);
+    setTimeout(() => location.reload(), 100);
+    return answer;
+  }
+
+  /**
+   * After a restart: what became of each message the journal kept. A
+   * delivered one is shown delivered, one the host never got hands its
+   * words back, and one still unknown (its turn runs) is asked about again.
+   */
+  async recover(attempt = 0) {
+    const entries = await this.steering.recover();
+    for (const entry of entries) {
+      const text = textOf(entry.draft);
+      if (entry.outcome === "delivered") {
+        const shown = transcript.userMessage("recovered", text, "pending", "You · before the reload");
+        settleBubble(shown.bubble, "delivered (checked after the reload)");
+      } else if (entry.outcome === "notDelivered") {
+        $("draft").value = text;
+        toast("not delivered before the reload: your words are back in the composer");
+      }
+      document.body.dataset.recovered = entry.outcome;
+    }
+    if (entries.some((entry) => entry.outcome === "unknown") && attempt < 60) setTimeout(() => this.recover(attempt + 1), 1000);
   }
 
   refreshMode() {
@@ -349,7 +404,7 @@ const app = {
     const controller = mode.startsWith("acp") ? new AcpController(mode) : new CodexController(mode, $("thread").value);
     this.controller = controller;
     try {
-      await controller.connect(socketUrl(mode, $("fault").value));
+      await controller.connect(socketUrl(mode, $("fault").value), $("fault").value);
       $("status").textContent = "connected";
       $("status").className = "status on";
       $("send").disabled = $("start").disabled = false;
