@@ -8,7 +8,9 @@
 // name for the same event, also in the page's words (turn/started with its
 // input, tool calls, steered user messages, turn/completed; for ACP a
 // `turn_end` update after each prompt's answer). Every agent process is ended
-// by its process-group id when its socket closes or the bridge exits.
+// by its process-group id when its socket closes or the bridge exits; a page
+// that names a `world` keeps its agent across its own reloads (as a real
+// host outlives a renderer), until the bridge exits.
 import { createServer } from "node:http";
 import { readFile } from "node:fs/promises";
 import { createRequire } from "node:module";
@@ -52,9 +54,30 @@ async function serveFile(req, res) {
 const model = await startMockModel({ toolSeconds: 8, toolWords: ["[tool]", "run the tests"] });
 const live = new Set();
 
-/** One page connection <-> one agent process. */
-async function bridge(socket) {
+/** The agents kept for named worlds (a page that reloads finds its agent again). */
+const worlds = new Map();
+
+/** One page connection <-> one agent process (its world's, when it names one). */
+async function bridge(socket, request) {
+  const worldName = new URL(request.url, "http://x").searchParams.get("world");
+  const world = (worldName && worlds.get(worldName)) || startWorld();
+  if (worldName) worlds.set(worldName, world);
+  world.socket = socket;
+  socket.on("close", () => {
+    if (world.socket === socket) world.socket = undefined;
+    if (!worldName) stop(world.rpc);
+  });
+  // Answers go to the socket that asked (gone after a reload: dropped, as a lost answer is).
   const send = (msg) => socket.readyState === 1 && socket.send(JSON.stringify({ jsonrpc: "2.0", ...msg }));
+
+  socket.on("message", (data) => world.receive(data, send));
+}
+
+/** A new agent process, with what the bridge keeps of it. */
+function startWorld() {
+  const world = { socket: undefined };
+  // Notifications go to the world's current page.
+  const send = (msg) => world.socket?.readyState === 1 && world.socket.send(JSON.stringify({ jsonrpc: "2.0", ...msg }));
   const state = { threads: new Map(), lastInput: [], turnText: new Map() }; // page thread id -> real thread id
   const swap = (value, pairs) => (pairs.length ? JSON.parse(pairs.reduce((json, [from, to]) => json.replaceAll(from, to), JSON.stringify(value))) : value);
   const toPage = (value) => swap(value, [...state.threads].map(([page, real]) => [real, page]));
@@ -62,7 +85,8 @@ async function bridge(socket) {
   const rpc = agent.start(model.port, { onRequest: allowOnce, onNotification: (method, params) => notify(method, toPage(params)) });
   live.add(rpc);
   const ready = isAcp ? Promise.resolve() : codexSetup();
-  socket.on("close", () => stop(rpc));
+  Object.assign(world, { rpc, state, ready, toPage, toAgent, receive });
+  return world;
 
   async function codexSetup() {
     await rpc.request("initialize", { clientInfo: { name: "playground-bridge", title: "playground bridge", version: "0" }, capabilities: { experimentalApi: true } });
@@ -92,7 +116,7 @@ async function bridge(socket) {
     }
   }
 
-  socket.on("message", async (data) => {
+  async function receive(data, answer) {
     let msg;
     try { msg = JSON.parse(String(data)); } catch { return; }
     await ready.catch(() => {});
@@ -106,12 +130,12 @@ async function bridge(socket) {
     if (msg.id === undefined) return rpc.notify(msg.method, params);
     try {
       const result = toPage(await rpc.request(msg.method, params, { timeoutMs: 600_000 }));
-      send({ id: msg.id, result });
-      if (msg.method === "session/prompt") send({ method: "session/update", params: { sessionId: params.sessionId, update: { sessionUpdate: "turn_end", stopReason: result?.stopReason } } });
+      answer({ id: msg.id, result });
+      if (msg.method === "session/prompt") answer({ method: "session/update", params: { sessionId: params.sessionId, update: { sessionUpdate: "turn_end", stopReason: result?.stopReason } } });
     } catch (e) {
-      send({ id: msg.id, error: e?.code !== undefined ? { code: e.code, message: e.message, data: e.data } : { code: -32603, message: String(e?.message ?? e) } });
+      answer({ id: msg.id, error: e?.code !== undefined ? { code: e.code, message: e.message, data: e.data } : { code: -32603, message: String(e?.message ?? e) } });
     }
-  });
+  }
 }
 
 async function stop(rpc) {
@@ -121,7 +145,7 @@ async function stop(rpc) {
 
 const server = createServer((req, res) => serveFile(req, res));
 const wss = new WebSocketServer({ server, path: "/rpc" });
-wss.on("connection", (socket) => bridge(socket).catch((e) => { console.error(e); socket.close(); }));
+wss.on("connection", (socket, request) => bridge(socket, request).catch((e) => { console.error(e); socket.close(); }));
 server.listen(port, "127.0.0.1", () => {
   const base = `http://127.0.0.1:${server.address().port}`;
   console.log(`agent: ${name} (mock model on 127.0.0.1:${model.port})`);

@@ -18,9 +18,7 @@ function faultQuery(mode, fault) {
   const base = mode.replace(/-(ignore|deferred)$/, "");
   const steer = STEER_METHOD[base] ?? "turn/steer";
   const decision = DECISION_METHOD[base] ?? steer;
-  // `reload`: the host applies the steer and its answer is lost, so the page reloads with it out.
-  const lose = fault === "lose" || fault === "reload" ? steer : "";
-  const switches = { latency: fault === "latency" ? "1500" : "", drop: fault === "drop" ? steer : "", hang: fault === "hang" ? decision : "", garble: fault === "garble" ? steer : "", lose };
+  const switches = { latency: fault === "latency" ? "1500" : "", drop: fault === "drop" ? steer : "", hang: fault === "hang" ? decision : "", garble: fault === "garble" ? steer : "", lose: fault === "lose" ? steer : "" };
   return Object.entries(switches).filter(([, v]) => v).map(([k, v]) => `&${k}=${encodeURIComponent(v)}`).join("");
 }
 
@@ -110,6 +108,8 @@ class CodexController {
     this.running = false;
     this.placeholders = [];
     this.optimistic = new Map();
+    /** Messages the stream showed without this page sending them (text -> bubble). */
+    this.streamed = new Map();
   }
 
   async connect(url, fault) {
@@ -122,15 +122,19 @@ class CodexController {
     await this.recover();
   }
 
-  /** The reload faults: the page reloads with the steer written (`reload`), or just before it is (`reload-unsent`). */
+  /**
+   * The reload faults: the page reloads with the steer written and its
+   * answer not yet read (`reload`), or just before it is written
+   * (`reload-unsent`). Either way the steer never settles in this page.
+   */
   reloadOn(fault, method, params, options) {
     if (fault === "reload-unsent") {
       location.reload();
-      return new Promise(() => {});
+    } else {
+      this.rpc.request(method, params, options).catch(() => {});
+      setTimeout(() => location.reload(), 300);
     }
-    const answer = this.rpc.request(method, params, options);
-    setTimeout(() => location.reload(), 100);
-    return answer;
+    return new Promise(() => {});
   }
 
   /**
@@ -143,8 +147,10 @@ class CodexController {
     for (const entry of entries) {
       const text = textOf(entry.draft);
       if (entry.outcome === "delivered") {
-        const shown = transcript.userMessage("recovered", text, "pending", "You · before the reload");
-        settleBubble(shown.bubble, "delivered (checked after the reload)");
+        // Shown once: the running turn's own report of it may have come first.
+        const bubble = this.streamed.get(text) ?? transcript.userMessage("recovered", text, "pending", "You · before the reload").bubble;
+        settleBubble(bubble, "delivered (checked after the reload)");
+        this.optimistic.set(text, bubble);
       } else if (entry.outcome === "notDelivered") {
         $("draft").value = text;
         toast("not delivered before the reload: your words are back in the composer");
@@ -236,7 +242,7 @@ class CodexController {
       case "item/toolCall/progress": transcript.toolProgress(p.turnId, p.callId, p.percent); break;
       case "item/toolCall/completed": transcript.toolDone(p.turnId, p.callId); break;
       case "item/userMessage":
-        if (!this.optimistic.delete(p.text)) transcript.userMessage(p.turnId, p.text, "delivered", "You · steer");
+        if (!this.optimistic.delete(p.text)) this.streamed.set(p.text, transcript.userMessage(p.turnId, p.text, "delivered", "You · steer").bubble);
         break;
       case "turn/completed":
         transcript.endTurn(p.turnId, p.status);

@@ -71,3 +71,40 @@ for (const [agent, expected, done] of cases) {
     }
   });
 }
+
+// The journal against the real Codex app-server: the page reloads mid-steer
+// (the bridge keeps the page's agent across the reload, as the desktop's
+// app-server outlives a renderer), and `recover()` reads the real thread.
+for (const [fault, outcome, check] of [
+  ["reload", "delivered", async (page) => {
+    const bubble = page.locator(".user-message.delivered", { hasText: "use pnpm instead" });
+    const labels = await page.locator(".user-message").evaluateAll((nodes) => nodes.map((n) => n.textContent));
+    assert.equal(await bubble.count(), 1, `shown delivered once: ${JSON.stringify(labels)}`);
+  }],
+  ["reload-unsent", "notDelivered", async (page) => {
+    assert.equal(await page.inputValue("#draft"), "use pnpm instead", "the user's words are back");
+  }],
+]) {
+  test(`real codex: the page reloads as the steer ${fault === "reload" ? "is out" : "leaves"} -> recover() says ${outcome}`, async () => {
+    const bridge = await startBridge("codex");
+    try {
+      const page = await open(browser, bridge.base, `${bridge.params}&fault=${fault}`);
+      await page.click("#start");
+      await page.waitForSelector(".turn.running .tool.running", { timeout: 30_000 });
+      const reloaded = page.waitForEvent("load", { timeout: 30_000 });
+      await steer(page, "use pnpm instead");
+      await reloaded;
+      await page.waitForSelector(`body[data-recovered="${outcome}"]`, { timeout: 60_000 });
+      await check(page);
+      const wire = await page.locator("#wire li").allTextContents();
+      assert.ok(!wire.some((line) => line.includes('"turn/steer"')), "after the reload: read, never sent again");
+      assert.ok(wire.some((line) => line.includes('"thread/read"') && line.includes('"includeTurns":true')));
+      const journal = await page.evaluate(() => Object.keys(localStorage).filter((k) => k.startsWith("renderer-steering:")));
+      assert.deepEqual(journal, [], "settled: it left the journal");
+      await shot(page, `agent-codex-${fault}`);
+      await page.close();
+    } finally {
+      await bridge.stop();
+    }
+  });
+}
