@@ -86,7 +86,33 @@ export type SteeringErrorKind =
   | "invalidInput" | "draftTooLarge" | "host" | "malformedAnswer" | "timeout" | "transport"
   | "ownershipUnknown" | "busy" | "pendingTurnStart" | "disposed" | "outcomeUnknown"
   | "imagesUnsupported" | "unavailable" | "sessionReplaced" | "follower" | "missingBinding";
-export interface CodexhostOptions {
+/**
+ * Where the journal keeps messages whose outcome is not settled, so a reload
+ * loses nothing: `localStorage` as it is, or any object with these methods.
+ */
+export interface JournalStorage {
+  readonly length: number;
+  key(index: number): string | null;
+  getItem(key: string): string | null;
+  setItem(key: string, value: string): void;
+  removeItem(key: string): void;
+}
+/** The journal's options (both classes). */
+export interface JournalOptions {
+  /** Keeps a record of each message until its outcome is settled; `recover()` reads them after a restart. */
+  journal?: JournalStorage;
+  /** The prefix of the records' keys (default `"renderer-steering:"`). */
+  journalKey?: string;
+  /** Told once when the journal throws (quota, a private window); steering goes on without it. */
+  onJournalError?: (error: unknown) => void;
+}
+/** What became of a message the journal kept: `delivered` (the thread shows it), `notDelivered` (its turn ended without it: the draft is yours), `unknown`. */
+export type RecoveredOutcome = "delivered" | "notDelivered" | "unknown";
+/** One message `CodexhostSteering.recover()` found. */
+export interface RecoveredMessage { threadId: string; clientUserMessageId: string; draft: TextItem[]; outcome: RecoveredOutcome }
+/** One message `AcpSteering.recover()` found (always `unknown`: an agent keeps no history to read). */
+export interface RecoveredAcpMessage { sessionId: string; messageId: string; draft: ContentBlock[]; outcome: RecoveredOutcome }
+export interface CodexhostOptions extends JournalOptions {
   request: RequestFn;
   timeouts?: Timeouts;
   /** The window's role for a thread's stream; followers hand steers to the desktop. */
@@ -158,7 +184,7 @@ export interface InitializeAnswer {
   _meta?: Meta;
   [key: string]: unknown;
 }
-export interface AcpOptions {
+export interface AcpOptions extends JournalOptions {
   request: RequestFn;
   /** The `initialize` answer (applied at once) or a promise of it (sends wait for it, bounded by `timeouts.requestMs`; if it fails they are handed back `unavailable`). Without it (and without a later `initialized(answer)`) every send is `unavailable`. */
   initialize?: InitializeAnswer | Promise<InitializeAnswer>;
@@ -205,6 +231,13 @@ export class CodexhostSteering {
   connectionReplaced(): void;
   /** Submissions, lanes and requests still held (0 once all settle). */
   liveState(): number;
+  /**
+   * After a restart: what became of each message the journal kept (read from the thread; never sends one).
+   * Settled entries leave the journal; `unknown` ones stay until a later `recover()`, `forget()` or their age bound.
+   */
+  recover(): Promise<RecoveredMessage[]>;
+  /** Drops the journal's record of a message. */
+  forget(clientUserMessageId: string): void;
   /** Disposes, then frees the engine. */
   free(): void;
   [Symbol.dispose](): void;
@@ -256,6 +289,10 @@ export class AcpSteering {
   dispose(): void;
   /** Ops, sessions and requests still held (0 once all settle). */
   liveState(): number;
+  /** After a restart: each message the journal kept, `unknown` (an agent keeps no history to read); never sends one. */
+  recover(): Promise<RecoveredAcpMessage[]>;
+  /** Drops the journal's record of a message. */
+  forget(messageId: string): void;
   /** Disposes, then frees the engine. */
   free(): void;
   [Symbol.dispose](): void;

@@ -39,6 +39,15 @@ declare global {
     roleOf(threadId: string): "owner" | "follower" | undefined;
     onDisconnect(listener: () => void): void;
   };
+  /** Web Storage as browsers and Electron renderers have it (declared for the compile without the dom lib). */
+  interface Storage {
+    readonly length: number;
+    key(index: number): string | null;
+    getItem(key: string): string | null;
+    setItem(key: string, value: string): void;
+    removeItem(key: string): void;
+  }
+  var localStorage: Storage;
   /** The app's own logger. */
   function log(...values: unknown[]): void;
   const threadId: string;

@@ -82,6 +82,7 @@ impl Pending {
     }
 
     /// The records `recover` hands the engine.
+    #[cfg_attr(feature = "size-first", optimize(size))]
     pub(super) fn take(&mut self) -> Vec<(String, JournalRecord)> {
         std::mem::take(&mut self.records)
     }

@@ -48,6 +48,7 @@ pub(crate) struct Carried<'a> {
 impl Book {
     /// Notes `storage_key` as stored (written by `writer`, if an op runs for
     /// it), the newest; returns the keys it no longer keeps ([`Book::trim`]).
+    #[cfg_attr(feature = "size-first", optimize(size))]
     fn keep(&mut self, storage_key: String, message_id: &str, writer: Option<OpId>) -> Vec<String> {
         self.known.retain(|k| k.storage_key != storage_key);
         self.known.push_back(Known { storage_key, message_id: message_id.into(), writer });
@@ -56,6 +57,7 @@ impl Book {
 
     /// The keys no longer kept to stay within [`MAX_RECORDS`]: the oldest
     /// no op is writing (a record being written goes once its op ends).
+    #[cfg_attr(feature = "size-first", optimize(size))]
     fn trim(&mut self) -> Vec<String> {
         let mut gone = Vec::new();
         while self.known.len() > MAX_RECORDS {
@@ -66,6 +68,7 @@ impl Book {
     }
 
     /// Forgets the records that match; returns their keys.
+    #[cfg_attr(feature = "size-first", optimize(size))]
     fn take(&mut self, mut matches: impl FnMut(&Known) -> bool) -> Vec<String> {
         let mut taken = Vec::new();
         self.known.retain(|k| {
@@ -101,6 +104,7 @@ impl<D: Dialect> Engine<D> {
     /// assert!(matches!(&actions[1], Action::Journal { record: Some(text), .. } if text.contains(r#""at":1005.0"#)));
     /// assert!(matches!(&actions[2], Action::Send(r) if r.carries_message));
     /// ```
+    #[cfg_attr(feature = "size-first", optimize(size))]
     pub fn enable_journal(&mut self, prefix: String, wall_offset_ms: f64) {
         self.journal = Some(Book { prefix, wall_offset_ms, known: VecDeque::new() });
     }
@@ -123,6 +127,7 @@ impl<D: Dialect> Engine<D> {
     /// e.forget("m");
     /// assert_eq!(e.poll_action(), Some(Action::Journal { key, record: None }));
     /// ```
+    #[cfg_attr(feature = "size-first", optimize(size))]
     pub fn forget(&mut self, message_id: &str) {
         let Some(book) = &mut self.journal else { return };
         for key in book.take(|k| k.message_id == message_id) {
@@ -134,6 +139,7 @@ impl<D: Dialect> Engine<D> {
     /// [`Action::Send`], with the message's record written immediately
     /// before it when the journal is on (and the message is `carried`: a
     /// message without an id is not journaled).
+    #[cfg_attr(feature = "size-first", optimize(size))]
     pub(crate) fn request_message(
         &mut self,
         op: OpId,
@@ -173,12 +179,14 @@ impl<D: Dialect> Engine<D> {
     /// the wall-clock offset names this page, the op the message in it, so
     /// two windows or two page loads do not share one. `None` while the
     /// journal is off.
+    #[cfg_attr(feature = "size-first", optimize(size))]
     pub(crate) fn journal_message_id(&self, op: OpId) -> Option<String> {
         self.journal.as_ref().map(|book| format!("{}-{}", book.wall_offset_ms, op.0))
     }
 
     /// `op` ended: the record it wrote goes when its message's outcome is
     /// `settled`, and otherwise stays (no op writes it any more).
+    #[cfg_attr(feature = "size-first", optimize(size))]
     pub(crate) fn journal_ended(&mut self, op: OpId, settled: bool) {
         let Some(book) = &mut self.journal else { return };
         let gone = if settled {
@@ -196,6 +204,7 @@ impl<D: Dialect> Engine<D> {
 
     /// The message `message_id` on `key` is settled, whichever op wrote its
     /// record: the record goes.
+    #[cfg_attr(feature = "size-first", optimize(size))]
     pub(crate) fn journal_settled(&mut self, key: &str, message_id: &str) {
         let Some(book) = &mut self.journal else { return };
         let settled = storage_key(&book.prefix, D::JOURNAL, key, message_id);
@@ -208,6 +217,7 @@ impl<D: Dialect> Engine<D> {
     /// its dialect's, and not the message of a request this engine is
     /// writing now (that op settles it). Each is known from now on (for
     /// `forget`).
+    #[cfg_attr(feature = "size-first", optimize(size))]
     pub(crate) fn journal_adopt(&mut self, records: Vec<(String, JournalRecord)>) -> Vec<(String, JournalRecord)> {
         let mut adopted = Vec::new();
         let mut gone = Vec::new();
@@ -232,6 +242,7 @@ impl<D: Dialect> Engine<D> {
     }
 
     /// A recovered record's outcome is settled: it goes.
+    #[cfg_attr(feature = "size-first", optimize(size))]
     pub(crate) fn journal_remove(&mut self, storage_key: String) {
         if let Some(book) = &mut self.journal {
             book.take(|k| k.storage_key == storage_key);

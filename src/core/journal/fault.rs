@@ -39,12 +39,14 @@ impl RecordFault {
     /// # use renderer_steering::core::journal::RecordFault;
     /// assert!(RecordFault::Unreadable.removes());
     /// ```
+    #[cfg_attr(feature = "size-first", optimize(size))]
     pub fn removes(&self) -> bool {
         *self != RecordFault::Foreign
     }
 }
 
 impl fmt::Display for RecordFault {
+    #[cfg_attr(feature = "size-first", optimize(size))]
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             RecordFault::Foreign => f.write_str("the entry is not a journal record under this prefix"),

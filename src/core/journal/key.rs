@@ -18,6 +18,7 @@ use crate::core::json::Json;
 ///     storage_key("rs:", JournalDialect::Codexhost, "a", "b\",\"c"),
 /// );
 /// ```
+#[cfg_attr(feature = "size-first", optimize(size))]
 pub fn storage_key(prefix: &str, dialect: JournalDialect, key: &str, message_id: &str) -> String {
     let triple = Json::of(&(dialect, key, message_id));
     let mut storage_key = String::with_capacity(prefix.len() + triple.text().len());
@@ -29,6 +30,7 @@ pub fn storage_key(prefix: &str, dialect: JournalDialect, key: &str, message_id:
 /// True when `storage_key` is a journal key under `prefix`: the prefix, then
 /// a JSON array of three strings. Anything else under the prefix belongs to
 /// someone else (a longer prefix of another journal, the app's own keys).
+#[cfg_attr(feature = "size-first", optimize(size))]
 pub(super) fn is_journal_key(prefix: &str, storage_key: &str) -> bool {
     let Some(rest) = storage_key.strip_prefix(prefix) else { return false };
     rest.starts_with('[') && Json::parse(rest.to_owned()).is_ok_and(|triple| triple.read::<(String, String, String)>().is_ok())

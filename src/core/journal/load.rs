@@ -33,6 +33,7 @@ impl JournalRecord {
     /// assert_eq!(JournalRecord::read_entry("rs:", "theme", "dark", 0.0), Err(RecordFault::Foreign));
     /// assert_eq!(JournalRecord::read_entry("rs:", r#"rs:["acp","s","m"]"#, "{}", 0.0), Err(RecordFault::Unreadable));
     /// ```
+    #[cfg_attr(feature = "size-first", optimize(size))]
     pub fn read_entry(prefix: &str, storage_key: &str, text: &str, wall_now_ms: f64) -> Result<JournalRecord, RecordFault> {
         if !is_journal_key(prefix, storage_key) {
             return Err(RecordFault::Foreign);
@@ -73,6 +74,7 @@ impl JournalRecord {
 /// let stale = load("rs:", vec![(key.clone(), record(0.0).to_text())], now);
 /// assert_eq!(stale.drop, [key]);
 /// ```
+#[cfg_attr(feature = "size-first", optimize(size))]
 pub fn load(prefix: &str, entries: Vec<(String, String)>, wall_now_ms: f64) -> Loaded {
     let mut loaded = Loaded::default();
     let mut seen = SortedSet::new();

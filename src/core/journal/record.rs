@@ -27,6 +27,7 @@ impl JournalDialect {
     /// # use renderer_steering::core::journal::JournalDialect;
     /// assert_eq!(JournalDialect::Acp.as_str(), "acp");
     /// ```
+    #[cfg_attr(feature = "size-first", optimize(size))]
     pub fn as_str(self) -> &'static str {
         match self {
             JournalDialect::Codexhost => "codexhost",
@@ -93,6 +94,7 @@ impl JournalRecord {
     ///     expected_turn_id: None, method: "session/prompt".into(), draft: Json::no_items(), presented: None, at: 0.0 };
     /// assert!(r.to_text().starts_with(r#"{"v":1,"dialect":"acp","key":"s""#));
     /// ```
+    #[cfg_attr(feature = "size-first", optimize(size))]
     pub fn to_text(&self) -> String {
         Json::of(self).text().to_owned()
     }
@@ -105,6 +107,7 @@ impl JournalRecord {
     /// assert!(JournalRecord::from_text("not json").is_err());
     /// assert!(JournalRecord::from_text(r#"{"v":1}"#).is_err());
     /// ```
+    #[cfg_attr(feature = "size-first", optimize(size))]
     pub fn from_text(text: &str) -> Result<JournalRecord, crate::core::ReadError> {
         Json::parse(text.to_owned())?.read()
     }

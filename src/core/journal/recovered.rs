@@ -31,6 +31,7 @@ impl RecoveredOutcome {
     /// # use renderer_steering::core::journal::RecoveredOutcome;
     /// assert!(RecoveredOutcome::NotDelivered.is_settled());
     /// ```
+    #[cfg_attr(feature = "size-first", optimize(size))]
     pub fn is_settled(self) -> bool {
         self != RecoveredOutcome::Unknown
     }

@@ -30,6 +30,7 @@ impl AcpEngine {
     /// }
     /// assert_eq!(e.poll_action(), None, "nothing sent, nothing removed");
     /// ```
+    #[cfg_attr(feature = "size-first", optimize(size))]
     pub fn recover(&mut self, records: Vec<(String, JournalRecord)>, _now: u64) -> OpId {
         let op = self.new_op_id();
         let entries = self

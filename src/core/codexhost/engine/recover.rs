@@ -64,6 +64,7 @@ impl CodexhostEngine {
     ///     other => panic!("{other:?}"),
     /// }
     /// ```
+    #[cfg_attr(feature = "size-first", optimize(size))]
     pub fn recover(&mut self, records: Vec<(String, JournalRecord)>, now: u64) -> OpId {
         let op = self.new_op_id();
         let records: Vec<(String, JournalRecord)> = records
@@ -100,6 +101,7 @@ impl CodexhostEngine {
 
     /// Whether a submission of this engine carries `message_id` on
     /// `thread_id` now: its own end settles the record.
+    #[cfg_attr(feature = "size-first", optimize(size))]
     fn steering(&self, thread_id: &str, message_id: &str) -> bool {
         self.ops
             .values()
@@ -108,6 +110,7 @@ impl CodexhostEngine {
 
     /// The answer to one recovery read (`read` is its own op): every record
     /// of its thread gets its outcome.
+    #[cfg_attr(feature = "size-first", optimize(size))]
     pub(super) fn on_recovery_read(&mut self, read: OpId, answer: &HostAnswer) {
         let Some(op) = self.dialect.reading.remove(&read) else { return };
         let Some(mut recovery) = self.dialect.recoveries.remove(&op) else { return };
@@ -153,6 +156,7 @@ impl CodexhostEngine {
     /// steer of the same id follows the rules a retry follows: delivered
     /// resolves with nothing sent; not delivered is sent as new; unknown
     /// reads the thread before anything is sent.
+    #[cfg_attr(feature = "size-first", optimize(size))]
     fn learn(&mut self, record: &JournalRecord, text: &str, outcome: RecoveredOutcome, turn_id: Option<String>) {
         let (thread_id, message_id) = (record.key.as_str(), record.message_id.as_str());
         let presented = record.presented.as_deref().and_then(Delivery::from_name).unwrap_or(Delivery::Official);
@@ -180,6 +184,7 @@ impl CodexhostEngine {
     }
 
     /// Ends recovery `op` with every record's outcome (those not read are `unknown`).
+    #[cfg_attr(feature = "size-first", optimize(size))]
     fn recovered(&mut self, op: OpId, recovery: Recovery) {
         let entries = recovery
             .entries
@@ -196,6 +201,7 @@ impl CodexhostEngine {
     }
 
     /// Dispose: every recovery ends with what it learned so far.
+    #[cfg_attr(feature = "size-first", optimize(size))]
     pub(super) fn end_recoveries(&mut self) {
         self.dialect.reading.clear();
         for (op, recovery) in std::mem::take(&mut self.dialect.recoveries) {
