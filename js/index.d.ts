@@ -165,7 +165,7 @@ export interface DesktopReconcile {
   turnId: string | null;
 }
 /** Options of `installDesktopSteering`. */
-export interface DesktopOptions {
+export interface DesktopOptions extends JournalOptions {
   timeouts?: Timeouts;
   /** Called when the host's answer names a `delivery` other than the one presented: update the presentation (never show both). */
   onReconcile?: (reconcile: DesktopReconcile) => void;
@@ -348,6 +348,10 @@ export class DesktopSteering {
   private constructor();
   /** Restores `steerTurn` now and `sendRequest` once pending replacements settle (they fail closed as `disposed`). */
   dispose(): void;
+  /** After a restart: what became of each message the journal kept (the `journal` option), read through the desktop's own `sendRequest`; never sends one. */
+  recover(): Promise<RecoveredMessage[]>;
+  /** Drops the journal's record of a message. */
+  forget(clientUserMessageId: string): void;
   [Symbol.dispose](): void;
 }
 

@@ -95,7 +95,9 @@ fuzz_target!(|data: &[u8]| {
                     bytes.extend_from_slice(payloads[(b / 8) as usize % 4]);
                     e.handle_answer(id, common::answer(&bytes), now);
                 }
-                2 => e.prompt_sent(&session),
+                2 => {
+                    e.prompt_sent(&session);
+                }
                 3 => {
                     e.prompt_answered(&session, &json!({ "stopReason": "end_turn", "usage": { "outputTokens": b % 2 } }).into(), now);
                 }

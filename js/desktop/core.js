@@ -4,7 +4,7 @@
 // here, its `draft` the hook's own array by identity.
 import { readRejection } from "../driver/host.js";
 import { fieldOf, own } from "../driver/fields.js";
-import { draftText } from "../driver/front-door.js";
+import { describedId, draftText } from "../driver/front-door.js";
 import { step } from "../driver/module.js";
 import { steeringError } from "../driver/steering-error.js";
 
@@ -67,6 +67,11 @@ export class DesktopCore {
   steerText(input) {
     const [refused, payload] = draftText(input);
     return own(step(this.handle, { do: "steerText", refused }, payload), "value") ?? undefined;
+  }
+
+  /** Drops the record of a message the hook wrote. */
+  forget(messageId) {
+    step(this.handle, { do: "forget", messageId: describedId(messageId) });
   }
 
   /** Frees it in the module. */

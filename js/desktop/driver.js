@@ -4,6 +4,7 @@
 // releasing routes, taking the layer out, telling the app to reconcile),
 // and owns the one timer, set to the core's next deadline. Every wait on
 // the desktop or the host is one of the core's deadlines.
+import { own } from "../driver/fields.js";
 import { DesktopCore } from "./core.js";
 import { attempt, field, id, isSteeringError, report } from "./safety.js";
 
@@ -18,6 +19,8 @@ export class Driver {
   /** A driver for the hook over the decider's engine (`decider`: its steer bound). */
   constructor(decider, onReconcile, restore) {
     this.core = new DesktopCore(decider);
+    /** The decider's journal, which the hook's records go to. */
+    this.journal = decider.journal;
     this.onReconcile = onReconcile;
     this.restore = restore;
     /** waitId -> resolve of a pending `wait`. */
@@ -52,6 +55,7 @@ export class Driver {
     const { effects, next } = this.core.effects();
     for (const effect of effects) {
       if (effect === "restore") this.restore();
+      else if (own(effect, "journal") !== undefined) this.journal?.write(effect.journal.key, own(effect.journal, "record"));
       else if ("expired" in effect) this.end(effect.expired, { kind: "timeout" });
       else if ("cancelled" in effect) this.end(effect.cancelled, { kind: "cancelled" });
       else if ("released" in effect) this.resolve(this.released, effect.released);

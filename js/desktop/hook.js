@@ -25,11 +25,30 @@ import { ownSteer } from "./active-turn.js";
 
 /** The handle `installDesktopSteering` returns. */
 export class DesktopSteering {
-  #dispose;
+  #hook;
 
   /** @internal */
-  constructor(dispose) {
-    this.#dispose = dispose;
+  constructor(hook) {
+    this.#hook = hook;
+  }
+
+  /**
+   * After a restart: what became of each message the journal kept (the
+   * `journal` option), read from the thread through the desktop's own
+   * `sendRequest`; never sends one. Resolves as `CodexhostSteering.recover()`.
+   *
+   * ```js
+   * const hook = installDesktopSteering(manager, { journal: localStorage });
+   * for (const { draft, outcome } of await hook.recover()) if (outcome === "notDelivered") composer.restore(draft);
+   * ```
+   */
+  recover() {
+    return this.#hook.decider.recover();
+  }
+
+  /** Drops the journal's record of a message (its `clientUserMessageId`). */
+  forget(clientUserMessageId) {
+    this.#hook.forget(clientUserMessageId);
   }
 
   /**
@@ -42,7 +61,7 @@ export class DesktopSteering {
    * ```
    */
   dispose() {
-    this.#dispose();
+    this.#hook.dispose();
   }
 }
 // `using hook = installDesktopSteering(...)` where the runtime has it.
@@ -76,12 +95,16 @@ export function installDesktopSteering(manager, options) {
   if (!originalSteer || !originalSend || rest.some((f) => !f)) return null;
   // `options` is checked by the engine (each field read once) before the
   // hook is built, and its bounds by the decider, named as the caller wrote them.
-  const { read, values } = readOptions(options, ["timeouts", "onReconcile"]);
+  const { read, values } = readOptions(options, ["timeouts", "onReconcile", "journal", "journalKey", "onJournalError"]);
   const checked = step(0, { do: "desktopOptions", options: read });
   if (own(checked, "thrown") !== undefined) throw new Error(checked.thrown);
+  // The decider keeps the journal too: the hook writes its records, `recover()` reads them.
   const decider = new CodexhostSteering({
     request: (...args) => Reflect.apply(originalSend, manager, args),
     timeouts: values.timeouts,
+    journal: values.journal,
+    journalKey: values.journalKey,
+    onJournalError: values.onJournalError,
   });
   const hook = new Hook(manager, originalSteer, originalSend, decider, values.onReconcile);
   try {
@@ -90,7 +113,7 @@ export function installDesktopSteering(manager, options) {
     decider.free();
     throw refused;
   }
-  return new DesktopSteering(() => hook.dispose());
+  return new DesktopSteering(hook);
 }
 
 class Hook {
@@ -164,6 +187,13 @@ class Hook {
     } catch (error) {
       report("could not release the hook's engine", error); // only if the module stopped
     }
+  }
+
+  /** Drops the journal's records of a message: those the hook wrote and those its decider knows. */
+  forget(clientUserMessageId) {
+    this.decider.forget(clientUserMessageId);
+    this.core.forget(clientUserMessageId);
+    this.driver.drain();
   }
 
   removeFromLayer(name, restore) {
@@ -313,7 +343,8 @@ class Hook {
     let step;
     let error;
     try {
-      [step, error] = this.core.call("request", [this.driver.now(), this.driver.identity(input)], input, undefined, name, threadId, messageId);
+      const expectedTurnId = id(field(params, "expectedTurnId"));
+      [step, error] = this.core.call("request", [this.driver.now(), this.driver.identity(input)], input, undefined, name, threadId, messageId, expectedTurnId);
       this.driver.drain();
     } catch {
       step = { do: "pass" }; // The module stopped: the desktop's own request goes.

@@ -26,8 +26,10 @@ pub(super) struct Session {
     asks_roles: bool,
     /// Ids made here when the page has no randomness.
     local_ids: u64,
-    /// The journal's prefix, when the app gave one.
+    /// The journal's prefix, when the app gave one, and how far the wall
+    /// clock is ahead of the engine's.
     journal: Option<String>,
+    wall_offset: f64,
     /// The records `recoverRead` found.
     pending: Pending,
 }
@@ -48,12 +50,18 @@ impl Session {
         if let Some(prefix) = &journal {
             engine.enable_journal(prefix.clone(), wall_offset);
         }
-        Ok(Session { engine, clock: Clock::default(), asks_roles, local_ids: 0, journal, pending: Pending::default() })
+        Ok(Session { engine, clock: Clock::default(), asks_roles, local_ids: 0, journal, wall_offset, pending: Pending::default() })
     }
 
     /// The journal's prefix, when it keeps one.
     pub(super) fn journal(&self) -> Option<String> {
         self.journal.clone()
+    }
+
+    /// The journal's prefix and the wall clock's offset (for the desktop
+    /// hook over this engine, which writes the same records).
+    pub(super) fn journal_for_hook(&self) -> Option<(String, f64)> {
+        self.journal.clone().map(|prefix| (prefix, self.wall_offset))
     }
 
     /// The engine (the desktop hook reads its steer bound).

@@ -151,8 +151,12 @@ pub(super) struct Session {
 impl Session {
     /// A hook whose steers are bounded by `steer_ms`.
     #[cfg_attr(feature = "size-first", optimize(size))]
-    pub(super) fn new(steer_ms: u64) -> Session {
-        Session { hook: DesktopHook::new(steer_ms) }
+    pub(super) fn new(steer_ms: u64, journal: Option<(String, f64)>) -> Session {
+        let mut hook = DesktopHook::new(steer_ms);
+        if let Some((prefix, wall_offset)) = journal {
+            hook.enable_journal(prefix, wall_offset);
+        }
+        Session { hook }
     }
 
     /// One step: `call` (one fact or question of the hook), `effects` (what
@@ -162,6 +166,10 @@ impl Session {
     pub(super) fn step(&mut self, input: Input, payload: String) -> Output {
         match input.what.as_str() {
             "call" => self.call(input),
+            "forget" => {
+                self.hook.forget(input.message_id.text().unwrap_or_default());
+                Output::default()
+            }
             "effects" => {
                 #[derive(Serialize)]
                 struct Effects {
@@ -195,7 +203,7 @@ impl Session {
     /// - `start` [now, steer, usedUp], `startCalled` [steer, threw],
     ///   `startSettled` [steer, resolved], `startEnded` [now, steer] (how);
     /// - `doneEnded` [steer] (how);
-    /// - `request` [now, input] (method, threadId, messageId);
+    /// - `request` [now, input] (method, threadId, messageId, expectedTurnId);
     /// - `routedThrew` [steer], `plainStartEnded` [steer, failed], `routedEnded` [steer] (how, turnId, delivery);
     /// - `wait` [now, steer?], `settled` [wait], `tick` [now], `dispose` [now];
     /// - `openRoute` [] (threadId, messageId).
@@ -285,7 +293,7 @@ impl Session {
             }
             "startEnded" => new_turn_step(hook.start_ended(ms(num(0)), steer(1), ended(&text(s0), Some(&packaged(error, s1, s2))))),
             "doneEnded" => verdict(hook.done_ended(steer(0), ended(&text(s0), None))),
-            "request" => match hook.request(ms(num(0)), &text(s0), &text(s1), s2.as_deref(), ms(num(1))) {
+            "request" => match hook.request_into(ms(num(0)), &text(s0), &text(s1), s2.as_deref(), s3, ms(num(1))) {
                 Outgoing::Pass => out(step("pass")),
                 Outgoing::Own(s, tag) => out(Step { steer: Some(s.0), tag, ..step("own") }),
                 Outgoing::Refused(refusal) => refused(step("refused"), refusal),

@@ -137,11 +137,14 @@ impl Bridge {
                 Err(e) => Output::thrown(e.to_string()),
             },
             ("open", "desktop") => {
-                let steer_ms = match self.sessions.get(input.handle.wrapping_sub(1) as usize) {
-                    Some(Some(Session::Codexhost(decider))) => decider.engine().timeouts().steer_ms.min(MAX_WAIT_MS),
+                let (steer_ms, journal) = match self.sessions.get(input.handle.wrapping_sub(1) as usize) {
+                    Some(Some(Session::Codexhost(decider))) => {
+                        (decider.engine().timeouts().steer_ms.min(MAX_WAIT_MS), decider.journal_for_hook())
+                    }
                     _ => return Output::thrown("renderer-steering: the desktop hook needs its codexhost engine"),
                 };
-                Output::value(&Handle { handle: self.add(Session::Desktop(desktop::Session::new(steer_ms))), journal: None })
+                let hook = desktop::Session::new(steer_ms, journal);
+                Output::value(&Handle { handle: self.add(Session::Desktop(hook)), journal: None })
             }
             ("close", _) => {
                 if let Some(slot) = self.sessions.get_mut(input.handle.wrapping_sub(1) as usize) {
@@ -188,7 +191,7 @@ impl Bridge {
 /// The desktop hook's options: an object or absent, `onReconcile` a function or absent.
 #[cfg_attr(feature = "size-first", optimize(size))]
 fn desktop_options(read: &OptionsRead) -> Result<(), crate::core::error::OptionError> {
-    read.check_shape("{ timeouts?, onReconcile? }", false)?;
+    read.check_shape("{ timeouts?, onReconcile?, journal?, journalKey?, onJournalError? }", false)?;
     read.optional_function("onReconcile", "({ threadId, clientUserMessageId, presented, delivery, turnId }) => void")?;
     Ok(())
 }

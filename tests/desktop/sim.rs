@@ -119,7 +119,7 @@ impl Sim {
                     self.restored += 1;
                     assert_eq!(self.restored, 1, "the layer went twice");
                 }
-                Effect::Released(_) | Effect::Done(_) | Effect::Reconcile(_) => {}
+                Effect::Released(_) | Effect::Done(_) | Effect::Reconcile(_) | Effect::Journal { .. } => {}
             }
         }
     }

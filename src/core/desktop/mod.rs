@@ -24,6 +24,7 @@
 //! assert_eq!(hook.steer(SteerCall::text("t", "use bun", Some("m-2"))), Admission::Busy);
 //! ```
 
+mod journal;
 mod lane;
 mod new_turn;
 mod own;
@@ -93,6 +94,7 @@ pub struct DesktopHook {
     late_over: bool,
     restored: bool,
     effects: Vec<Effect>,
+    journal: Option<journal::Journal>,
 }
 
 impl DesktopHook {
@@ -119,6 +121,7 @@ impl DesktopHook {
             late_over: false,
             restored: false,
             effects: Vec::new(),
+            journal: None,
         }
     }
 
@@ -322,6 +325,7 @@ impl DesktopHook {
             Verdict::Rethrow => own::rethrown_unknown(rethrown),
             Verdict::Resolve => None,
         };
+        self.journal_settled(steer, failed_unknown.is_some());
         if let (true, Some(sent_id)) = (remember, failed_unknown) {
             let presented = Delivery::Official;
             for id in [sent_id, s.caller_id.as_deref()].into_iter().flatten() {

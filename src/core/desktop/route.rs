@@ -9,6 +9,7 @@
 //! its result; when `startTurn` resolved before its request came, until
 //! one steer bound after dispose.
 
+use super::journal::Leaving;
 use super::types::{Answer, Effect, Ended, ErrorFacts, Outgoing, Refusal, SteerId, Verdict};
 use super::DesktopHook;
 use crate::core::codexhost::Delivery;
@@ -88,6 +89,26 @@ impl DesktopHook {
     /// ```
     #[cfg_attr(feature = "size-first", optimize(size))]
     pub fn request(&mut self, now: u64, method: &str, thread_id: &str, message_id: Option<&str>, input: u64) -> Outgoing {
+        self.request_into(now, method, thread_id, message_id, None, input)
+    }
+
+    /// [`Self::request`] with the request's `expectedTurnId` (the turn the
+    /// message is meant for, which its journal record names).
+    ///
+    /// ```
+    /// # use renderer_steering::core::desktop::{DesktopHook, Outgoing};
+    /// assert_eq!(DesktopHook::new(1).request_into(0, "turn/steer", "t", Some("m"), Some("turn-1".into()), 0), Outgoing::Pass);
+    /// ```
+    #[cfg_attr(feature = "size-first", optimize(size))]
+    pub fn request_into(
+        &mut self,
+        now: u64,
+        method: &str,
+        thread_id: &str,
+        message_id: Option<&str>,
+        expected_turn_id: Option<String>,
+        input: u64,
+    ) -> Outgoing {
         let start = method == "turn/start";
         if !start && method != "turn/steer" {
             return Outgoing::Pass;
@@ -109,6 +130,7 @@ impl DesktopHook {
                 s.sent_id = message_id.map(Into::into);
             }
         }
+        self.journal_leaving(Leaving { steer, now, method, message_id, presented, expected_turn_id });
         // Only a turn/steer carries the tag; an official one goes untouched.
         Outgoing::Own(steer, (!start && presented != Delivery::Official).then_some(presented))
     }
@@ -131,6 +153,12 @@ impl DesktopHook {
             return Outgoing::Refused(Refusal::new(failure, id));
         }
         route.sent = true;
+        let (message_id, expected_turn_id) = (route.message_id.clone(), route.expected_turn_id.clone());
+        let leaving_method = if expected_turn_id.is_some() { "turn/steer" } else { "turn/start" };
+        let leaving =
+            Leaving { steer, now, method: leaving_method, message_id: Some(&message_id), presented: Delivery::NewTurn, expected_turn_id };
+        self.journal_leaving(leaving);
+        let Some(route) = self.route_by_steer(steer) else { return Outgoing::Pass };
         match (method, route.expected_turn_id.clone()) {
             ("turn/start", None) => Outgoing::PlainStart(steer),
             (_, expected_turn_id) => Outgoing::Steer { route: steer, rewrite: method == "turn/start", expected_turn_id },

@@ -259,6 +259,15 @@ pub enum Effect {
     Restore,
     /// The host delivered otherwise than the desktop presented.
     Reconcile(Reconcile),
+    /// Write `record` (JSON text) at `key` in the app's journal, or remove
+    /// `key` (no `record`); carried out before the request that follows.
+    Journal {
+        /// The storage key.
+        key: String,
+        /// The record's text.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        record: Option<String>,
+    },
 }
 
 /// A delivery that differs from the presentation (`onReconcile`'s argument).

@@ -1,0 +1,108 @@
+//! The desktop hook's journal: a record of each message the desktop's own
+//! requests carry, written just before the request leaves and removed once
+//! the steer's outcome is settled (kept while it is unknown), in the same
+//! records and keys as the engines write, so `recover()` of the hook's
+//! decider reads them after a restart.
+
+use super::types::{Effect, SteerId};
+use super::DesktopHook;
+use crate::core::codexhost::Delivery;
+use crate::core::content::text_draft;
+use crate::core::journal::{storage_key, JournalDialect, JournalRecord, JOURNAL_VERSION, MAX_RECORDS, MAX_RECORD_BYTES};
+
+/// Where the records go, and the keys written for steers not yet settled.
+#[derive(Debug)]
+pub(super) struct Journal {
+    prefix: String,
+    wall_offset_ms: f64,
+    written: Vec<(SteerId, String, String)>,
+}
+
+/// A message leaving in a desktop request, for its record.
+#[derive(Debug)]
+pub(super) struct Leaving<'a> {
+    pub steer: SteerId,
+    pub now: u64,
+    pub method: &'a str,
+    pub message_id: Option<&'a str>,
+    pub presented: Delivery,
+    pub expected_turn_id: Option<String>,
+}
+
+impl DesktopHook {
+    /// Keeps a journal under `prefix`; `wall_offset_ms` dates records in
+    /// wall-clock time (`Date.now() - performance.now()`).
+    ///
+    /// ```
+    /// # use renderer_steering::core::desktop::DesktopHook;
+    /// let mut hook = DesktopHook::new(1_000);
+    /// hook.enable_journal("rs:".into(), 0.0);
+    /// assert!(hook.take_effects().is_empty(), "nothing is written until a message leaves");
+    /// ```
+    #[cfg_attr(feature = "size-first", optimize(size))]
+    pub fn enable_journal(&mut self, prefix: String, wall_offset_ms: f64) {
+        self.journal = Some(Journal { prefix, wall_offset_ms, written: Vec::new() });
+    }
+
+    /// Drops the record of `message_id` this hook wrote (the app has dealt with it).
+    ///
+    /// ```
+    /// # use renderer_steering::core::desktop::DesktopHook;
+    /// let mut hook = DesktopHook::new(1_000);
+    /// hook.forget("m-1");
+    /// assert!(hook.take_effects().is_empty());
+    /// ```
+    #[cfg_attr(feature = "size-first", optimize(size))]
+    pub fn forget(&mut self, message_id: &str) {
+        let Some(journal) = &mut self.journal else { return };
+        let (gone, kept): (Vec<_>, Vec<_>) = std::mem::take(&mut journal.written).into_iter().partition(|(_, _, id)| id == message_id);
+        journal.written = kept;
+        for (_, key, _) in gone {
+            self.effects.push(Effect::Journal { key, record: None });
+        }
+    }
+
+    /// Writes the record of the message `leaving` carries (a message without
+    /// an id cannot be named after a restart: none is written).
+    #[cfg_attr(feature = "size-first", optimize(size))]
+    pub(super) fn journal_leaving(&mut self, leaving: Leaving<'_>) {
+        let (Some(journal), Some(message_id)) = (&mut self.journal, leaving.message_id) else { return };
+        let Some(steer) = self.steers.get(&leaving.steer) else { return };
+        let record = JournalRecord {
+            v: JOURNAL_VERSION,
+            dialect: JournalDialect::Codexhost,
+            key: steer.thread_id.clone(),
+            message_id: message_id.into(),
+            expected_turn_id: leaving.expected_turn_id,
+            method: leaving.method.into(),
+            draft: text_draft(&steer.text),
+            presented: Some(leaving.presented.as_str().into()),
+            at: leaving.now as f64 + journal.wall_offset_ms,
+        };
+        let text = record.to_text();
+        if text.len() > MAX_RECORD_BYTES {
+            return;
+        }
+        let key = storage_key(&journal.prefix, JournalDialect::Codexhost, &steer.thread_id, message_id);
+        journal.written.push((leaving.steer, key.clone(), message_id.into()));
+        self.effects.push(Effect::Journal { key, record: Some(text) });
+    }
+
+    /// The steer's outcome is given: its record goes unless the outcome is unknown.
+    #[cfg_attr(feature = "size-first", optimize(size))]
+    pub(super) fn journal_settled(&mut self, steer: SteerId, unknown: bool) {
+        let Some(journal) = &mut self.journal else { return };
+        let (mine, others): (Vec<_>, Vec<_>) = std::mem::take(&mut journal.written).into_iter().partition(|(s, _, _)| *s == steer);
+        journal.written = others;
+        if unknown {
+            // Kept, for `forget`; the newest only (the storage keeps every record).
+            journal.written.extend(mine);
+            let over = journal.written.len().saturating_sub(MAX_RECORDS);
+            journal.written.drain(..over);
+            return;
+        }
+        for (_, key, _) in mine {
+            self.effects.push(Effect::Journal { key, record: None });
+        }
+    }
+}

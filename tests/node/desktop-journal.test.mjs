@@ -1,0 +1,98 @@
+// The desktop hook's journal through the packed package: the hook writes a
+// record just before the desktop's own request carries the message, removes
+// it once the steer is settled, keeps it while the outcome is unknown, and
+// after a restart the hook's `recover()` reads the thread through the
+// desktop's own sendRequest.
+import { test, before } from "node:test";
+import assert from "node:assert/strict";
+import { packAndInstall } from "./pack.mjs";
+import { RequestManager, callSteer } from "./fake-manager.mjs";
+
+let api;
+before(async () => {
+  api = await import(packAndInstall().entry);
+  await api.init();
+});
+
+class MapStorage {
+  #items = new Map();
+  get length() {
+    return this.#items.size;
+  }
+  key(i) {
+    return [...this.#items.keys()][i] ?? null;
+  }
+  getItem(key) {
+    return this.#items.get(key) ?? null;
+  }
+  setItem(key, value) {
+    this.#items.set(key, String(value));
+  }
+  removeItem(key) {
+    this.#items.delete(key);
+  }
+  keys() {
+    return [...this.#items.keys()];
+  }
+}
+
+const inspect = (delivery) => ({ "codexhost/thread/steering/inspect": { delivery } });
+
+test("an activeTurn steer delivered through the desktop leaves nothing in the journal; the record was written before it left", async () => {
+  const journal = new MapStorage();
+  const seen = [];
+  const m = new RequestManager({
+    ...inspect("activeTurn"),
+    "turn/steer": () => (seen.push(journal.keys().length), { turnId: "turn-1" }),
+  });
+  const hook = api.installDesktopSteering(m, { journal });
+  await callSteer(m, "t", "use pnpm", { messageId: "m-1" });
+  assert.deepEqual(seen, [1], "the record existed when the turn/steer left");
+  assert.deepEqual(journal.keys(), []);
+  hook.dispose();
+});
+
+test("a desktop steer whose answer is lost stays journaled; after a restart the hook's recover() reads the thread: delivered", async () => {
+  const journal = new MapStorage();
+  const lost = new RequestManager({ ...inspect("activeTurn"), "turn/steer": () => Promise.reject(new Error("socket closed")) });
+  const first = api.installDesktopSteering(lost, { journal });
+  const failed = await callSteer(lost, "t", "use pnpm", { messageId: "m-2" }).catch((e) => e);
+  assert.equal(failed.kind, "outcomeUnknown");
+  assert.equal(journal.keys().length, 1);
+  const record = JSON.parse(journal.getItem(journal.keys()[0]));
+  assert.equal(record.expectedTurnId, "turn-1", "the turn it was meant for");
+  assert.equal(record.presented, "activeTurn");
+  first.dispose();
+  const thread = { id: "t", turns: [{ id: "turn-1", status: "completed", items: [{ type: "userMessage", clientId: "m-2" }] }] };
+  const restarted = new RequestManager({ "thread/read": { thread } });
+  const hook = api.installDesktopSteering(restarted, { journal });
+  const entries = await hook.recover();
+  assert.deepEqual(entries, [{ threadId: "t", clientUserMessageId: "m-2", draft: [{ type: "text", text: "use pnpm" }], outcome: "delivered" }]);
+  assert.deepEqual(restarted.sent.map((s) => s.method), ["thread/read"], "read through the desktop's sendRequest; nothing resent");
+  assert.deepEqual(journal.keys(), []);
+  hook.dispose();
+});
+
+test("a host refusal settles the desktop steer: its record goes", async () => {
+  const journal = new MapStorage();
+  const m = new RequestManager({ ...inspect("activeTurn"), "turn/steer": () => Promise.reject({ code: -32072, message: "busy" }) });
+  const hook = api.installDesktopSteering(m, { journal });
+  await callSteer(m, "t", "use pnpm", { messageId: "m-3" }).catch(() => {});
+  assert.deepEqual(journal.keys(), []);
+  hook.dispose();
+});
+
+test("forget() on the hook drops a record it wrote", async () => {
+  const journal = new MapStorage();
+  const m = new RequestManager({ ...inspect("activeTurn"), "turn/steer": () => Promise.reject(new Error("socket closed")) });
+  const hook = api.installDesktopSteering(m, { journal });
+  await callSteer(m, "t", "use pnpm", { messageId: "m-4" }).catch(() => {});
+  assert.equal(journal.keys().length, 1);
+  hook.forget("m-4");
+  assert.deepEqual(journal.keys(), []);
+  hook.dispose();
+});
+
+test("without a journal nothing is written; a bad journal option is refused by name", () => {
+  assert.throws(() => api.installDesktopSteering(new RequestManager({}), { journal: { getItem() {} } }), /options\.journal\.setItem/);
+});
