@@ -1,7 +1,10 @@
-//! A generic driver (the wasm shell's) runs either dialect through
+//! A generic driver (the bridge's, or a test's) runs either dialect through
 //! `core::Driven`: it must see the next deadline and deliver it.
+#![cfg(not(target_arch = "wasm32"))]
 
-use crate::common::run;
+mod common;
+
+use common::run;
 use renderer_steering::core::acp::AcpEngine;
 use renderer_steering::core::codexhost::{CodexhostEngine, SteerRequest};
 use renderer_steering::core::Driven;

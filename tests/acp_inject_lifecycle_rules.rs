@@ -1,8 +1,10 @@
-//! ACP lifecycle rules that mutation testing showed no other test pins:
-//! pending injects after a failed revoke, their traces, and the end of a
-//! turn the agent started itself.
+//! ACP pending injects after a failed revoke, their traces, and the end of
+//! a turn the agent started itself.
+#![cfg(not(target_arch = "wasm32"))]
 
-use crate::common::run;
+mod common;
+
+use common::run;
 use renderer_steering::core::acp::{AcpEngine, InputMode};
 use renderer_steering::core::HostAnswer;
 use renderer_steering::core::{Action, RpcError, Timeouts};

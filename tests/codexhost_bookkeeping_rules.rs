@@ -1,8 +1,10 @@
-//! codexhost rules that mutation testing showed no other test pins: what a
-//! cached owner decides after a reconnect, malformed owner rows, and the
-//! bookkeeping of pending requests, ops and deadlines.
+//! codexhost bookkeeping: what a cached owner decides after a reconnect,
+//! malformed owner rows, and the pending requests, ops and deadlines.
+#![cfg(not(target_arch = "wasm32"))]
 
-use crate::common::{err, ok, run};
+mod common;
+
+use common::{err, ok, run};
 use renderer_steering::core::codexhost::{CodexhostEngine, CodexhostOutcome, SteerOutcome, SteerRequest};
 use renderer_steering::core::HostAnswer;
 use renderer_steering::core::{Action, OpId, RequestId, Timeouts};
@@ -17,7 +19,7 @@ fn steer(e: &mut CodexhostEngine, thread: &str, text: &str) -> OpId {
     e.steer(r, 0).unwrap().op()
 }
 
-fn steered(log: &crate::common::Log<CodexhostOutcome>, op: OpId) -> SteerOutcome {
+fn steered(log: &common::Log<CodexhostOutcome>, op: OpId) -> SteerOutcome {
     match log.completion(op) {
         Some(Action::Complete { result: Ok(CodexhostOutcome::Steered(o)), .. }) => o.clone(),
         other => panic!("no steer: {other:?}"),

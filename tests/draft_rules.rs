@@ -1,5 +1,6 @@
 //! Draft validation rules shared by both dialects: the size limit
 //! is inclusive and measured on the draft's JSON text.
+#![cfg(not(target_arch = "wasm32"))]
 
 use renderer_steering::core::codexhost::{CodexhostEngine, SteerRequest};
 use renderer_steering::core::content::check_size;

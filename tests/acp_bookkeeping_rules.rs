@@ -1,8 +1,10 @@
-//! ACP rules that mutation testing showed no other test pins:
-//! the inject answer's id, image block fields, the trace's path name, the
-//! handoff fallbacks and what the engine holds.
+//! ACP bookkeeping: the inject answer's id, image block fields, the
+//! trace's path name, the handoff fallbacks and what the engine holds.
+#![cfg(not(target_arch = "wasm32"))]
 
-use crate::common::run;
+mod common;
+
+use common::run;
 use renderer_steering::core::acp::{AcpEngine, AcpOutcome};
 use renderer_steering::core::HostAnswer;
 use renderer_steering::core::{Action, OpId, RpcError, SteeringError, Timeouts, Trace};
@@ -22,7 +24,7 @@ fn inject_agent() -> AcpEngine {
     engine(json!({ "agentCapabilities": { "session": { "inject": { "modes": ["steer"] } } } }), false)
 }
 
-fn done(log: &crate::common::Log<AcpOutcome>, op: OpId) -> Option<Result<AcpOutcome, SteeringError>> {
+fn done(log: &common::Log<AcpOutcome>, op: OpId) -> Option<Result<AcpOutcome, SteeringError>> {
     match log.completion(op) {
         Some(Action::Complete { result, .. }) => Some(result.clone()),
         _ => None,
