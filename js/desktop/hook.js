@@ -107,6 +107,8 @@ export function installDesktopSteering(manager, options) {
     onJournalError: values.onJournalError,
   });
   const hook = new Hook(manager, originalSteer, originalSend, decider, values.onReconcile);
+  // `recover()` leaves the records of threads whose stream this window follows to their owner.
+  engineOf(decider).streamRole = (threadId) => (hook.isFollower(threadId) ? "follower" : "owner");
   try {
     hook.install();
   } catch (refused) {

@@ -96,3 +96,17 @@ test("forget() on the hook drops a record it wrote", async () => {
 test("without a journal nothing is written; a bad journal option is refused by name", () => {
   assert.throws(() => api.installDesktopSteering(new RequestManager({}), { journal: { getItem() {} } }), /options\.journal\.setItem/);
 });
+
+test("a follower window's hook recovers nothing: the records are the owner window's", async () => {
+  const journal = new MapStorage();
+  const lost = new RequestManager({ ...inspect("activeTurn"), "turn/steer": () => Promise.reject(new Error("socket closed")) });
+  const first = api.installDesktopSteering(lost, { journal });
+  await callSteer(lost, "t", "use pnpm", { messageId: "m-5" }).catch(() => {});
+  first.dispose();
+  const follower = new RequestManager({ "thread/read": { thread: { id: "t", turns: [] } } }, { role: "follower" });
+  const hook = api.installDesktopSteering(follower, { journal });
+  assert.deepEqual(await hook.recover(), []);
+  assert.deepEqual(follower.sent, [], "not read");
+  assert.equal(journal.keys().length, 1, "left for the owner");
+  hook.dispose();
+});
