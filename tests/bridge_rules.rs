@@ -61,10 +61,10 @@ fn an_answer_comes_back_by_request_id_and_completes_the_submission() {
     let handle = codexhost(&mut bridge);
     let out = step(&mut bridge, handle, json!({ "do": "decide", "now": 0, "threadId": text("t-1"), "text": text("x") }), "");
     let op = out["value"]["op"].clone();
-    let send = out["steps"].as_array().unwrap().iter().find_map(|s| s.get("send")).expect("a request").clone();
+    let send = out["steps"].as_array().unwrap().iter().find(|s| s["do"] == "send").expect("a request").clone();
     let answer = json!({ "delivery": "official", "official": { "reason": "codexOwned" } }).to_string();
     let done = step(&mut bridge, handle, json!({ "do": "answer", "id": send["id"], "now": 5, "how": "result" }), &answer);
-    let complete = done["steps"].as_array().unwrap().iter().find_map(|s| s.get("complete")).expect("completed").clone();
+    let complete = done["steps"].as_array().unwrap().iter().find(|s| s["do"] == "complete").expect("completed").clone();
     assert_eq!(complete["op"], op);
     assert_eq!(complete["ok"]["delivery"], "official");
     assert_eq!(done["timer"], Value::Null, "nothing left to wait for");
@@ -75,15 +75,15 @@ fn a_lost_answer_after_the_steer_left_is_outcome_unknown() {
     let mut bridge = Bridge::default();
     let handle = codexhost(&mut bridge);
     let out = step(&mut bridge, handle, json!({ "do": "steer", "now": 0, "freshId": "m-1" }), &steer_fields("t-1"));
-    let probe = out["steps"].as_array().unwrap().iter().find_map(|s| s.get("send")).unwrap().clone();
+    let probe = out["steps"].as_array().unwrap().iter().find(|s| s["do"] == "send").unwrap().clone();
     let answer = json!({ "delivery": "activeTurn" }).to_string();
     let out = step(&mut bridge, handle, json!({ "do": "answer", "id": probe["id"], "now": 1, "how": "result" }), &answer);
-    let steer = out["steps"].as_array().unwrap().iter().find_map(|s| s.get("send")).expect("the steer").clone();
+    let steer = out["steps"].as_array().unwrap().iter().find(|s| s["do"] == "send").expect("the steer").clone();
     assert_eq!(steer["method"], "turn/steer");
     assert_eq!(steer["message"], true);
     let out =
         step(&mut bridge, handle, json!({ "do": "answer", "id": steer["id"], "now": 2, "how": "lost", "words": "socket closed" }), "");
-    let complete = out["steps"].as_array().unwrap().iter().find_map(|s| s.get("complete")).unwrap().clone();
+    let complete = out["steps"].as_array().unwrap().iter().find(|s| s["do"] == "complete").unwrap().clone();
     assert_eq!(complete["error"]["kind"], "outcomeUnknown");
     assert_eq!(complete["error"]["clientUserMessageId"], "m-1");
 }
@@ -96,10 +96,10 @@ fn a_page_without_randomness_still_gets_distinct_message_ids() {
         .iter()
         .map(|thread| {
             let out = step(&mut bridge, handle, json!({ "do": "steer", "now": 0, "freshId": "" }), &steer_fields(thread));
-            let probe = out["steps"].as_array().unwrap().iter().find_map(|s| s.get("send")).unwrap().clone();
+            let probe = out["steps"].as_array().unwrap().iter().find(|s| s["do"] == "send").unwrap().clone();
             let answer = json!({ "delivery": "activeTurn" }).to_string();
             let out = step(&mut bridge, handle, json!({ "do": "answer", "id": probe["id"], "now": 1, "how": "result" }), &answer);
-            let steer = out["steps"].as_array().unwrap().iter().find_map(|s| s.get("send")).unwrap().clone();
+            let steer = out["steps"].as_array().unwrap().iter().find(|s| s["do"] == "send").unwrap().clone();
             steer["params"]["clientUserMessageId"].clone()
         })
         .collect();

@@ -27,11 +27,11 @@ fn open_codexhost(timeouts: Option<Value>) -> u32 {
 }
 
 fn sends(out: &Value) -> Vec<Value> {
-    out["steps"].as_array().into_iter().flatten().filter_map(|s| s.get("send").cloned()).collect()
+    out["steps"].as_array().into_iter().flatten().filter(|s| s["do"] == "send").cloned().collect()
 }
 
 fn completion(out: &Value) -> Option<Value> {
-    out["steps"].as_array().into_iter().flatten().find_map(|s| s.get("complete").cloned())
+    out["steps"].as_array().into_iter().flatten().find(|s| s["do"] == "complete").cloned()
 }
 
 fn now() -> f64 {
@@ -57,7 +57,7 @@ fn a_steer_crosses_inspect_then_tagged_steer_with_its_words_intact() {
     assert_eq!(probe["params"]["text"], words);
     let answer = json!({ "delivery": "activeTurn" }).to_string();
     let out = call(handle, json!({ "do": "answer", "id": probe["id"], "now": now(), "how": "result" }), &answer);
-    let present = out["steps"].as_array().unwrap().iter().find_map(|s| s.get("present")).expect("shown first").clone();
+    let present = out["steps"].as_array().unwrap().iter().find(|s| s["do"] == "present").expect("shown first").clone();
     assert_eq!(present["shown"], "activeTurn");
     let steer = &sends(&out)[0];
     assert_eq!(steer["params"]["codexhostSteerDelivery"], "activeTurn");

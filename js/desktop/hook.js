@@ -20,60 +20,11 @@ import { readOptions } from "../driver/front-door.js";
 import { ready, step } from "../driver/module.js";
 import { attempt, define, describe, field, HOOK_MARK, id, isSteeringError, method, report, routeKey } from "./safety.js";
 import { Driver, verdict } from "./driver.js";
+import { DesktopSteering } from "./handle.js";
 import { newTurn, plainStart, routedSteer } from "./new-turn.js";
 import { ownSteer } from "./active-turn.js";
 
-/** The handle `installDesktopSteering` returns. */
-export class DesktopSteering {
-  #hook;
-
-  /** @internal */
-  constructor(hook) {
-    this.#hook = hook;
-  }
-
-  /**
-   * After a restart: what became of each message the journal kept (the
-   * `journal` option), read from the thread through the desktop's own
-   * `sendRequest`; never sends one. Resolves as `CodexhostSteering.recover()`.
-   *
-   * ```js
-   * const hook = installDesktopSteering(manager, { journal: localStorage });
-   * for (const { draft, outcome } of await hook.recover()) if (outcome === "notDelivered") composer.restore(draft);
-   * ```
-   */
-  recover() {
-    return this.#hook.decider.recover();
-  }
-
-  /** Drops the journal's record of a message (its `clientUserMessageId`). */
-  forget(clientUserMessageId) {
-    this.#hook.forget(clientUserMessageId);
-  }
-
-  /**
-   * Restores `steerTurn` now and `sendRequest` once pending replacements
-   * settle (they fail closed as `disposed`).
-   *
-   * ```js
-   * const hook = installDesktopSteering(manager);
-   * hook?.dispose();
-   * ```
-   */
-  dispose() {
-    this.#hook.dispose();
-  }
-}
-// `using hook = installDesktopSteering(...)` where the runtime has it.
-if (typeof Symbol.dispose === "symbol") {
-  Object.defineProperty(DesktopSteering.prototype, Symbol.dispose, {
-    value() {
-      this.dispose();
-    },
-    writable: true,
-    configurable: true,
-  });
-}
+export { DesktopSteering };
 
 /**
  * Installs the hook; returns `null` when `manager` lacks the methods, and

@@ -5,7 +5,7 @@
 // and keeps the one timer at the engine's next deadline. It decides
 // nothing: every rule is in the Rust core.
 import { callHost } from "./host.js";
-import { fieldOf, kindOf, own } from "./fields.js";
+import { fieldOf, own } from "./fields.js";
 import { callHook } from "./front-door.js";
 import { isStopped, limits, owe, step } from "./module.js";
 import { Journal } from "./journal.js";
@@ -149,13 +149,12 @@ export class Engine {
   }
 
   carry(s) {
-    const kind = kindOf(s);
-    const v = s[kind];
-    if (kind === "send") this.send(v);
-    else if (kind === "journal") this.write(v.key, own(v, "record"));
-    else if (kind === "complete") this.complete(v);
-    else if (kind === "changed") this.changed(v);
-    else callHook(this.records.get(v.op), kind, own(v, "shown") ?? own(v, "from"), own(v, "to"));
+    const kind = own(s, "do");
+    if (kind === "send") this.send(s);
+    else if (kind === "journal") this.write(s.key, own(s, "record"));
+    else if (kind === "complete") this.complete(s);
+    else if (kind === "changed") this.changed(s);
+    else callHook(this.records.get(s.op), kind, own(s, "shown") ?? own(s, "from"), own(s, "to"));
   }
 
   send(request) {
@@ -165,7 +164,8 @@ export class Engine {
     callHost(this.request, method, params, options, (settled, payload) => {
       if (this.closed) return; // freed meanwhile: the answer is dropped
       const follower = key !== undefined && this.streamRole ? isFollower(this.streamRole, key) : undefined;
-      this.safely({ ...settled, do: "answer", id, now: now(), follower }, payload);
+      const input = { do: "answer", id, now: now(), how: settled.how, words: settled.words, code: settled.code, message: settled.message, follower };
+      this.safely(input, payload);
     });
   }
 

@@ -106,8 +106,3 @@ export function ownKeysOf(object, maxKeys, maxUnits) {
 export function own(object, key) {
   return object !== null && typeof object === "object" && apply(hasOwnProperty, object, [key]) ? object[key] : undefined;
 }
-
-/** The one own key of an engine step (`{ send: {...} }` -> "send"). */
-export function kindOf(step) {
-  return objectKeys(step)[0];
-}

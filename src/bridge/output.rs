@@ -13,10 +13,10 @@ use crate::core::{Action, Driven, Json, SteeringError};
 /// ```
 /// use renderer_steering::bridge::Step;
 /// let text = serde_json::to_string(&Step::Retract { op: 3 }).unwrap();
-/// assert_eq!(text, r#"{"retract":{"op":3}}"#);
+/// assert_eq!(text, r#"{"do":"retract","op":3}"#);
 /// ```
 #[derive(Debug, Serialize)]
-#[serde(rename_all = "camelCase")]
+#[serde(tag = "do", rename_all = "camelCase")]
 pub enum Step {
     /// Call the app's `request(method, params)`; `message`: it carries the
     /// user's message (the caller's request options go with it); `key`: the

@@ -21,6 +21,7 @@ export const TARBALL_FILES = [
   "pkg/desktop/active-turn.js",
   "pkg/desktop/core.js",
   "pkg/desktop/driver.js",
+  "pkg/desktop/handle.js",
   "pkg/desktop/hook.js",
   "pkg/desktop/new-turn.js",
   "pkg/desktop/safety.js",
