@@ -70,12 +70,18 @@ pub struct Sim {
     restored: u32,
     disposed: bool,
     next_input: u64,
+    /// The journal as the hook wrote it: key -> record.
+    journal: BTreeMap<String, String>,
+    /// Steers that ended with an unknown outcome (their records may stay).
+    unknown_ends: u32,
 }
 
 impl Sim {
     pub fn new() -> Self {
+        let mut hook = DesktopHook::new(100);
+        hook.enable_journal("sim:".into(), 0.0);
         Sim {
-            hook: DesktopHook::new(100),
+            hook,
             now: 0,
             live: vec![],
             routed: vec![],
@@ -86,6 +92,8 @@ impl Sim {
             restored: 0,
             disposed: false,
             next_input: 0,
+            journal: BTreeMap::new(),
+            unknown_ends: 0,
         }
     }
 
@@ -119,7 +127,14 @@ impl Sim {
                     self.restored += 1;
                     assert_eq!(self.restored, 1, "the layer went twice");
                 }
-                Effect::Released(_) | Effect::Done(_) | Effect::Reconcile(_) | Effect::Journal { .. } => {}
+                Effect::Journal { key, record: Some(record) } => {
+                    // A same-id attempt writes the same record again (one record per message key).
+                    self.journal.insert(key, record);
+                }
+                Effect::Journal { key, record: None } => {
+                    assert!(self.journal.remove(&key).is_some(), "a record removed that was never written: {key}");
+                }
+                Effect::Released(_) | Effect::Done(_) | Effect::Reconcile(_) => {}
             }
         }
     }
@@ -135,6 +150,7 @@ impl Sim {
         let Some(live) = self.live.iter_mut().find(|l| l.steer == steer) else { return };
         live.ended = true;
         let unknown = matches!(verdict, Verdict::Fail(r) if r.failure.is_outcome_unknown()) || facts_unknown;
+        self.unknown_ends += u32::from(unknown);
         if unknown && !live.dedup {
             if let Some(id) = live.id.clone() {
                 self.unconfirmed.insert((live.thread, id));
@@ -262,16 +278,19 @@ impl Sim {
                 NewTurnStep::Done(v) => self.end(steer, &v, false),
                 other => panic!("unexpected {other:?}"),
             },
-            Phase::Start { .. } => match self.hook.start_ended(self.now, steer, ended) {
-                NewTurnStep::WaitDone(w) => {
-                    self.open(w);
-                    let live = self.live_mut(steer);
-                    live.phase = Phase::Done;
-                    live.wait = Some(w);
+            Phase::Start { .. } => {
+                let unknown = matches!(&ended, Ended::Error(f) if f.package_error == Some(true));
+                match self.hook.start_ended(self.now, steer, ended) {
+                    NewTurnStep::WaitDone(w) => {
+                        self.open(w);
+                        let live = self.live_mut(steer);
+                        live.phase = Phase::Done;
+                        live.wait = Some(w);
+                    }
+                    NewTurnStep::Done(v) => self.end(steer, &v, unknown),
+                    other => panic!("unexpected {other:?}"),
                 }
-                NewTurnStep::Done(v) => self.end(steer, &v, false),
-                other => panic!("unexpected {other:?}"),
-            },
+            }
             Phase::Done => {
                 let v = self.hook.done_ended(steer, ended);
                 self.end(steer, &v, false);
@@ -385,6 +404,13 @@ impl Sim {
         }
         assert_eq!(self.restored, 1, "the layer stayed after dispose");
         assert!(self.open_waits.is_empty(), "a wait outlived dispose");
+        // A record stays only for a message whose outcome is unknown.
+        assert!(
+            self.journal.len() as u32 <= self.unknown_ends,
+            "records kept {} > unknown outcomes {}",
+            self.journal.len(),
+            self.unknown_ends
+        );
     }
 }
 

@@ -10,12 +10,24 @@ use crate::core::codexhost::Delivery;
 use crate::core::content::text_draft;
 use crate::core::journal::{storage_key, JournalDialect, JournalRecord, JOURNAL_VERSION, MAX_RECORDS, MAX_RECORD_BYTES};
 
-/// Where the records go, and the keys written for steers not yet settled.
+/// Where the records go, and the records written: one per key, with the
+/// steers whose request carried it (a same-id retry writes the same key).
 #[derive(Debug)]
 pub(super) struct Journal {
     prefix: String,
     wall_offset_ms: f64,
-    written: Vec<(SteerId, String, String)>,
+    written: Vec<Written>,
+}
+
+/// One record the hook wrote.
+#[derive(Debug)]
+struct Written {
+    key: String,
+    message_id: String,
+    /// Steers out with it.
+    steers: Vec<SteerId>,
+    /// One of them ended with an unknown outcome: the record stays.
+    unknown: bool,
 }
 
 /// A message leaving in a desktop request, for its record.
@@ -55,10 +67,10 @@ impl DesktopHook {
     #[cfg_attr(feature = "size-first", optimize(size))]
     pub fn forget(&mut self, message_id: &str) {
         let Some(journal) = &mut self.journal else { return };
-        let (gone, kept): (Vec<_>, Vec<_>) = std::mem::take(&mut journal.written).into_iter().partition(|(_, _, id)| id == message_id);
+        let (gone, kept): (Vec<_>, Vec<_>) = std::mem::take(&mut journal.written).into_iter().partition(|w| w.message_id == message_id);
         journal.written = kept;
-        for (_, key, _) in gone {
-            self.effects.push(Effect::Journal { key, record: None });
+        for written in gone {
+            self.effects.push(Effect::Journal { key: written.key, record: None });
         }
     }
 
@@ -84,24 +96,48 @@ impl DesktopHook {
             return;
         }
         let key = storage_key(&journal.prefix, JournalDialect::Codexhost, &steer.thread_id, message_id);
-        journal.written.push((leaving.steer, key.clone(), message_id.into()));
+        match journal.written.iter_mut().find(|w| w.key == key) {
+            // The desktop may send one steer's request more than once: one entry per steer.
+            Some(written) if !written.steers.contains(&leaving.steer) => written.steers.push(leaving.steer),
+            Some(_) => {}
+            None => journal.written.push(Written {
+                key: key.clone(),
+                message_id: message_id.into(),
+                steers: vec![leaving.steer],
+                unknown: false,
+            }),
+        }
         self.effects.push(Effect::Journal { key, record: Some(text) });
     }
 
-    /// The steer's outcome is given: its record goes unless the outcome is unknown.
+    /// The steer's outcome is given: its record goes once no steer carrying
+    /// it is out, unless one of them ended with an unknown outcome.
     #[cfg_attr(feature = "size-first", optimize(size))]
     pub(super) fn journal_settled(&mut self, steer: SteerId, unknown: bool) {
         let Some(journal) = &mut self.journal else { return };
-        let (mine, others): (Vec<_>, Vec<_>) = std::mem::take(&mut journal.written).into_iter().partition(|(s, _, _)| *s == steer);
-        journal.written = others;
-        if unknown {
-            // Kept, for `forget`; the newest only (the storage keeps every record).
-            journal.written.extend(mine);
-            let over = journal.written.len().saturating_sub(MAX_RECORDS);
-            journal.written.drain(..over);
-            return;
+        let mut gone = Vec::new();
+        journal.written.retain_mut(|written| {
+            let Some(at) = written.steers.iter().position(|s| *s == steer) else { return true };
+            written.steers.remove(at);
+            written.unknown |= unknown;
+            if written.steers.is_empty() && !written.unknown {
+                gone.push(std::mem::take(&mut written.key));
+                return false;
+            }
+            true
+        });
+        // Kept for `forget`: the newest only (the storage keeps every record).
+        let over = journal.written.len().saturating_sub(MAX_RECORDS);
+        if over > 0 {
+            let mut idle = 0;
+            journal.written.retain(|w| {
+                !(w.steers.is_empty() && idle < over && {
+                    idle += 1;
+                    true
+                })
+            });
         }
-        for (_, key, _) in mine {
+        for key in gone {
             self.effects.push(Effect::Journal { key, record: None });
         }
     }
