@@ -219,7 +219,7 @@ export type PromptToken = number;
  * ```
  */
 export class CodexhostSteering {
-  /** `new CodexhostSteering({ request, timeouts?, streamRole? })`; throws naming a bad option. */
+  /** `new CodexhostSteering({ request, timeouts?, streamRole?, journal?, journalKey?, onJournalError? })`; throws naming a bad option. */
   constructor(options: CodexhostOptions);
   /** Asks the host how `text` would be delivered on `threadId`; sends no steer. */
   decide(args: DecideArgs): Promise<Decision>;
@@ -253,7 +253,7 @@ export class CodexhostSteering {
  * ```
  */
 export class AcpSteering {
-  /** `new AcpSteering({ request, initialize?, allowPromptHandoff?, timeouts? })`; throws naming a bad option. */
+  /** `new AcpSteering({ request, initialize?, allowPromptHandoff?, timeouts?, journal?, journalKey?, onJournalError? })`; throws naming a bad option. */
   constructor(options: AcpOptions);
   /** The `initialize` answer (again, after a reconnect). */
   initialized(answer: InitializeAnswer): void;

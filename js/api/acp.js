@@ -37,7 +37,7 @@ function sync(self, name, input, payload) {
  * ```
  */
 export class AcpSteering {
-  /** `new AcpSteering({ request, initialize?, allowPromptHandoff?, timeouts? })`. */
+  /** `new AcpSteering({ request, initialize?, allowPromptHandoff?, timeouts?, journal?, journalKey?, onJournalError? })`. */
   constructor(options) {
     ready();
     const { read, values, kinds } = readOptions(options, ["request", "initialize", "allowPromptHandoff", "timeouts", "journal", "journalKey", "onJournalError"]);

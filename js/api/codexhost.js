@@ -36,7 +36,7 @@ function fieldsOfSteer() {
  * ```
  */
 export class CodexhostSteering {
-  /** `new CodexhostSteering({ request, timeouts?, streamRole? })`. */
+  /** `new CodexhostSteering({ request, timeouts?, streamRole?, journal?, journalKey?, onJournalError? })`. */
   constructor(options) {
     ready();
     const { read, values } = readOptions(options, ["request", "timeouts", "streamRole", "journal", "journalKey", "onJournalError"]);

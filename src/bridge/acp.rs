@@ -44,7 +44,7 @@ pub(super) struct Opened {
     pub epoch: u32,
 }
 
-const SHAPE: &str = "{ request, initialize?, allowPromptHandoff?, timeouts? }";
+const SHAPE: &str = "{ request, initialize?, allowPromptHandoff?, timeouts?, journal?, journalKey?, onJournalError? }";
 
 #[cfg_attr(feature = "size-first", optimize(size))]
 fn typed(failure: Failure) -> SteeringError {

@@ -35,7 +35,7 @@ pub(super) struct Session {
 }
 
 /// The options' shape, for their errors.
-const SHAPE: &str = "{ request, timeouts?, streamRole? }";
+const SHAPE: &str = "{ request, timeouts?, streamRole?, journal?, journalKey?, onJournalError? }";
 
 impl Session {
     /// A session from the constructor's options, or the message it throws.

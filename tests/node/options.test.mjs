@@ -41,14 +41,14 @@ const bounds = (build) => ["decideMs", "steerMs", "requestMs"].map((key) => [`op
 /** Every option: [entry point, option, what it takes, build(value), takes an object]. */
 const OPTIONS = [
   ...[
-    ["options", "an object { request, timeouts?, streamRole? }", (v) => new api.CodexhostSteering(v), true],
+    ["options", "an object { request, timeouts?, streamRole?, journal?, journalKey?, onJournalError? }", (v) => new api.CodexhostSteering(v), true],
     ["options.request", "a function (method, params, options?) => Promise", (v) => new api.CodexhostSteering({ request: v })],
     ["options.timeouts", "an object { decideMs?, steerMs?, requestMs? }", (v) => new api.CodexhostSteering({ request, timeouts: v }), true],
     ...bounds((o) => new api.CodexhostSteering({ request, ...o })),
     ["options.streamRole", 'a function (threadId) => "owner" | "follower"', (v) => new api.CodexhostSteering({ request, streamRole: v })],
   ].map((row) => ["CodexhostSteering", ...row]),
   ...[
-    ["options", "an object { request, initialize?, allowPromptHandoff?, timeouts? }", (v) => new api.AcpSteering(v), true],
+    ["options", "an object { request, initialize?, allowPromptHandoff?, timeouts?, journal?, journalKey?, onJournalError? }", (v) => new api.AcpSteering(v), true],
     ["options.request", "a function (method, params, options?) => Promise", (v) => new api.AcpSteering({ request: v })],
     ["options.initialize", "the agent's initialize answer (an object) or a promise of it", (v) => new api.AcpSteering({ request, initialize: v }), true],
     ["options.allowPromptHandoff", "true or false", (v) => new api.AcpSteering({ request, allowPromptHandoff: v })],
@@ -56,7 +56,7 @@ const OPTIONS = [
     ...bounds((o) => new api.AcpSteering({ request, ...o })),
   ].map((row) => ["AcpSteering", ...row]),
   ...[
-    ["options", "an object { timeouts?, onReconcile? }", (v) => desktop(v), true],
+    ["options", "an object { timeouts?, onReconcile?, journal?, journalKey?, onJournalError? }", (v) => desktop(v), true],
     ["options.onReconcile", "a function ({ threadId, clientUserMessageId, presented, delivery, turnId }) => void", (v) => desktop({ onReconcile: v })],
     ["options.timeouts", "an object { decideMs?, steerMs?, requestMs? }", (v) => desktop({ timeouts: v }), true],
     ...bounds((o) => desktop(o)),
