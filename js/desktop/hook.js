@@ -15,6 +15,7 @@
 // on a layer between the manager and its own prototype, and dispose()
 // restores the chain exactly.
 import { CodexhostSteering, engineOf } from "../api/codexhost.js";
+import { isFollower } from "../driver/engine.js";
 import { own } from "../driver/fields.js";
 import { readOptions } from "../driver/front-door.js";
 import { ready, step } from "../driver/module.js";
@@ -198,10 +199,7 @@ class Hook {
 
   isFollower(threadId) {
     const getRole = method(this.manager, "getStreamRole");
-    if (!getRole) return false;
-    const called = attempt(getRole, this.manager, [threadId]);
-    const role = called.value;
-    return (typeof role === "object" && role !== null ? field(role, "role") : role) === "follower";
+    return getRole !== undefined && isFollower((thread) => Reflect.apply(getRole, this.manager, [thread]), threadId);
   }
 
   coordinator() {

@@ -58,12 +58,4 @@ export const routeKey = (threadId, messageId) => JSON.stringify([threadId, messa
 export const HOOK_MARK = Symbol.for("renderer-steering.desktop-hook");
 
 /** A short, never-throwing description of a thrown value. */
-export function describe(error) {
-  try {
-    if (typeof error === "string") return error.slice(0, 1000);
-    if (error instanceof Error && typeof error.message === "string") return error.message.slice(0, 1000);
-  } catch {
-    // A Proxy or a throwing getter.
-  }
-  return "a value that cannot be described";
-}
+export { describe } from "../driver/json-text.js";

@@ -145,6 +145,7 @@ export class Engine {
     });
     const error = own(out, "error");
     if (error !== undefined) return Promise.reject(steeringError(error, original));
+    if (promise === undefined) return Promise.reject(refusal("disposed", "", original));
     return owe(promise);
   }
 
