@@ -5,7 +5,7 @@
 import { readRejection } from "../driver/host.js";
 import { fieldOf, own } from "../driver/fields.js";
 import { describedId, draftText } from "../driver/front-door.js";
-import { step } from "../driver/module.js";
+import { isStopped, step } from "../driver/module.js";
 import { steeringError } from "../driver/steering-error.js";
 
 /** Longest description of a failure kept. */
@@ -29,6 +29,21 @@ export function rejection(error) {
   return { code: read.code, message: read.message, data: read.data, words: words(error) };
 }
 
+/**
+ * Frees a hook's engine in the module once nothing can call it any more
+ * (its hook, driver and every pending callback are gone). Never throws.
+ */
+const collected =
+  typeof FinalizationRegistry === "function"
+    ? new FinalizationRegistry((handle) => {
+        try {
+          if (!isStopped()) step(0, { do: "close", handle });
+        } catch {
+          // The module stopped: nothing is left to free.
+        }
+      })
+    : undefined;
+
 export class DesktopCore {
   /** The hook over the codexhost engine `decider` (its steer bound). */
   constructor(decider) {
@@ -36,6 +51,7 @@ export class DesktopCore {
     if (own(out, "thrown") !== undefined) throw new Error(out.thrown);
     this.handle = out.value.handle;
     this.disposed = false;
+    collected?.register(this, this.handle);
   }
 
   /**
@@ -74,8 +90,4 @@ export class DesktopCore {
     step(this.handle, { do: "forget", messageId: describedId(messageId) });
   }
 
-  /** Frees it in the module. */
-  close() {
-    step(0, { do: "close", handle: this.handle });
-  }
 }
