@@ -7,14 +7,26 @@
 
 mod desktop;
 
-use desktop::{admit, call, facts, failed, lost, refused, restores, started, step_kind};
+use desktop::{admit, call, facts, failed, lost, own, refused, restores, started, step_kind};
 use renderer_steering::core::codexhost::Delivery;
-use renderer_steering::core::desktop::{ActiveTurn, Admission, Answer, DesktopHook, Effect, Ended, NewTurnStep, Outgoing, Verdict};
+use renderer_steering::core::desktop::{
+    ActiveTurn, Admission, Answer, DesktopHook, Effect, Ended, ErrorFacts, NewTurnStep, Outgoing, SteerCall, SteerId, Verdict,
+};
 
 fn new_turn(hook: &mut DesktopHook, facts: renderer_steering::core::desktop::NewTurnFacts) -> &'static str {
     let steer = admit(hook, call("t", "x", None, 1));
     hook.decided(steer, Some((Some(Delivery::NewTurn), true)), false);
     step_kind(&hook.new_turn(0, steer, facts))
+}
+
+/// A newTurn steer up to the moment its `startTurn` is being called (not yet returned).
+fn starting(hook: &mut DesktopHook, call: SteerCall) -> SteerId {
+    let steer = admit(hook, call);
+    hook.decided(steer, Some((Some(Delivery::NewTurn), true)), false);
+    assert!(matches!(hook.new_turn(0, steer, facts(Some("turn-1"))), NewTurnStep::Build(_)));
+    assert_eq!(hook.earlier(0, steer, false), NewTurnStep::Go);
+    assert_eq!(hook.start(0, steer, false), NewTurnStep::Go);
+    steer
 }
 
 #[test]
@@ -72,7 +84,9 @@ fn the_routes_turn_start_leaves_once_as_a_turn_steer_tagged_new_turn_and_a_secon
 #[test]
 fn only_the_routes_own_message_is_routed_another_turn_start_of_the_thread_passes() {
     let mut hook = DesktopHook::new(1_000);
-    started(&mut hook, 0, call("t", "x", Some("m-steer"), 1), Some("turn-1"));
+    let (steer, _) = started(&mut hook, 0, call("t", "x", Some("m-steer"), 1), Some("turn-1"));
+    assert_eq!(hook.open_route("t", "m-steer"), Some(steer));
+    assert_eq!((hook.open_route("t", "m-own"), hook.open_route("u", "m-steer")), (None, None), "keyed by thread and message id");
     assert_eq!(hook.request(1, "turn/start", "t", Some("m-own"), 9), Outgoing::Pass);
     assert_eq!(hook.request(1, "turn/steer", "t", Some("m-steer"), 9), Outgoing::Pass, "a turn/steer is the route's only when handed over");
 }
@@ -194,12 +208,14 @@ fn start_turn_handing_the_submission_to_steer_turn_is_the_desktops_own_path_whos
 #[test]
 fn start_turn_failing_before_its_request_left_is_plain_and_after_it_is_never_plain() {
     let mut hook = DesktopHook::new(1_000);
-    let cases: [(bool, Option<&str>, Ended, &str); 6] = [
+    let cases: [(bool, Option<&str>, Ended, &str); 8] = [
         (false, Some("turn-1"), Ended::Error(lost()), "transport"),
         (false, Some("turn-1"), Ended::Timeout, "timeout"),
         (false, Some("turn-1"), Ended::Cancelled, "disposed"),
         (true, Some("turn-1"), Ended::Error(lost()), "outcomeUnknown"),
         (true, Some("turn-1"), Ended::Timeout, "outcomeUnknown"),
+        (true, Some("turn-1"), Ended::Cancelled, "outcomeUnknown"),
+        (true, Some("turn-1"), Ended::Error(refused()), "outcomeUnknown"),
         (true, None, Ended::Error(refused()), "host"),
     ];
     for (n, (sent, turn, ended, kind)) in cases.into_iter().enumerate() {
@@ -217,7 +233,9 @@ fn the_routed_steers_answer_without_a_turn_id_is_outcome_unknown_and_a_throw_bef
     let mut hook = DesktopHook::new(1_000);
     let (steer, id) = started(&mut hook, 0, call("t", "x", Some("m"), 1), Some("turn-1"));
     hook.request(1, "turn/start", "t", Some(&id), 1);
-    assert_eq!(hook.routed_threw(steer, &lost()).failure.kind(), "transport");
+    let threw = hook.routed_threw(steer, &lost());
+    assert_eq!(threw.failure.kind(), "transport");
+    assert!(threw.failure.message().contains("socket closed"), "{}", threw.failure.message());
     assert!(matches!(hook.request(2, "turn/start", "t", Some(&id), 1), Outgoing::Steer { .. }), "nothing was written: it may go");
     let verdict = hook.routed_ended(steer, Ended::Ok, Some(Answer::default()));
     assert!(failed(&verdict).failure.message().contains("no turnId"));
@@ -231,4 +249,71 @@ fn a_new_turn_folded_into_the_running_turn_by_the_host_is_reconciled() {
     hook.routed_ended(steer, Ended::Ok, Some(Answer { turn_id: Some("turn-1".into()), delivery: Some(Delivery::ActiveTurn) }));
     let reconciled: Vec<_> = hook.take_effects().into_iter().filter(|e| matches!(e, Effect::Reconcile(_))).collect();
     assert_eq!(reconciled.len(), 1);
+}
+
+#[test]
+fn a_steer_turn_call_of_the_thread_while_the_hook_calls_start_turn_is_the_desktops_own() {
+    let mut hook = DesktopHook::new(1_000);
+    starting(&mut hook, call("t", "x", Some("m-1"), 1));
+    assert_eq!(hook.steer(call("t", "y", Some("m-other"), 2)), Admission::Desktop);
+    assert!(matches!(hook.steer(call("u", "y", None, 3)), Admission::Decide(_)), "another thread is not starting");
+}
+
+#[test]
+fn start_turn_throwing_has_settled_so_its_route_goes_with_the_steers_result() {
+    let mut hook = DesktopHook::new(1_000);
+    let steer = starting(&mut hook, call("t", "x", Some("m-1"), 1));
+    hook.start_called(steer, true);
+    assert_eq!(step_kind(&hook.start_ended(1, steer, Ended::Error(lost()))), "transport");
+    assert!(hook.take_effects().contains(&Effect::Released(steer)));
+    assert_eq!(hook.open_route("t", "m-1"), None);
+}
+
+#[test]
+fn start_turn_rejecting_with_this_packages_own_error_passes_it_on_unchanged() {
+    let mut hook = DesktopHook::new(1_000);
+    let (steer, id) = started(&mut hook, 0, call("t", "x", Some("m"), 1), Some("turn-1"));
+    assert!(matches!(hook.request(1, "turn/start", "t", Some(&id), 1), Outgoing::Steer { .. }));
+    let package = ErrorFacts { package_error: Some(false), ..lost() };
+    assert_eq!(hook.start_ended(2, steer, Ended::Error(package)), NewTurnStep::Done(Verdict::Rethrow));
+}
+
+#[test]
+fn an_earlier_wait_that_ends_after_dispose_is_disposed_however_it_ended() {
+    let mut hook = DesktopHook::new(1_000);
+    let waiting = ["a", "b"].map(|thread| {
+        let steer = admit(&mut hook, call(thread, "x", Some("r"), 1));
+        hook.decided(steer, Some((Some(Delivery::NewTurn), true)), false);
+        hook.new_turn(0, steer, facts(None));
+        assert!(matches!(hook.earlier(0, steer, true), NewTurnStep::WaitEarlier(_, None)));
+        steer
+    });
+    hook.dispose(5);
+    assert_eq!(step_kind(&hook.earlier_ended(waiting[0], Ended::Ok)), "disposed", "released just as it was disposed");
+    assert_eq!(step_kind(&hook.earlier_ended(waiting[1], Ended::Timeout)), "disposed", "expired just as it was disposed");
+}
+
+#[test]
+fn a_routes_request_past_its_deadline_or_after_dispose_is_refused_before_start_turn_ends() {
+    let mut hook = DesktopHook::new(100);
+    let (_, late) = started(&mut hook, 0, call("a", "x", Some("m-1"), 1), Some("turn-1"));
+    let Outgoing::Refused(refusal) = hook.request(100, "turn/start", "a", Some(&late), 1) else { panic!("left past the bound") };
+    assert_eq!(refusal.failure.kind(), "timeout");
+    let (timed, timed_id) = started(&mut hook, 0, call("b", "x", Some("m-2"), 2), Some("turn-1"));
+    assert_eq!(step_kind(&hook.start_ended(100, timed, Ended::Timeout)), "timeout");
+    let (_, open) = started(&mut hook, 100, call("c", "x", Some("m-3"), 3), Some("turn-1"));
+    hook.dispose(150);
+    let Outgoing::Refused(refusal) = hook.request(150, "turn/start", "c", Some(&open), 3) else { panic!("left after dispose") };
+    assert_eq!(refusal.failure.kind(), "disposed", "within its bound, its startTurn not yet ended");
+    let Outgoing::Refused(refusal) = hook.request(150, "turn/start", "b", Some(&timed_id), 2) else { panic!("left after its timeout") };
+    assert_eq!(refusal.failure.kind(), "disposed", "timed out, then disposed");
+}
+
+#[test]
+fn a_wait_for_a_steer_without_a_new_turn_deadline_is_one_steer_bound_from_now_whatever_routes_are_open() {
+    let mut hook = DesktopHook::new(1_000);
+    started(&mut hook, 0, call("a", "x", Some("m-1"), 1), Some("turn-1"));
+    let steer = own(&mut hook, call("b", "x", Some("m-2"), 2), Delivery::ActiveTurn, true);
+    hook.wait(500, Some(steer));
+    assert_eq!(hook.next_deadline(), Some(1_500));
 }

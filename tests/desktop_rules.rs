@@ -134,6 +134,10 @@ fn no_end_within_the_bound_is_outcome_unknown_with_the_id_that_was_sent() {
     let ended = hook.own_ended(steer, Ended::Cancelled);
     assert_eq!(failed(&ended).message_id.as_deref(), Some("sent-id"));
     assert!(failed(&ended).failure.message().contains("disposed before the answer"));
+    let timed = own(&mut hook, call("u", "x", Some("m-2"), 2), Delivery::ActiveTurn, true);
+    hook.request(0, "turn/steer", "u", Some("m-2"), 2);
+    let ended = hook.own_ended(timed, Ended::Timeout);
+    assert!(failed(&ended).failure.message().contains("no answer within the steer bound"));
 }
 
 #[test]
@@ -223,4 +227,49 @@ fn a_delivery_other_than_the_one_presented_is_reconciled_and_none_after_dispose(
     hook.take_effects();
     hook.answered(Delivery::ActiveTurn, "t", Some("m"), answer());
     assert!(hook.take_effects().is_empty());
+}
+
+#[test]
+fn a_rethrown_failure_is_remembered_only_when_it_is_this_packages_outcome_unknown() {
+    let mut hook = DesktopHook::new(1_000);
+    let before = own(&mut hook, call("a", "x", Some("m-1"), 1), Delivery::Official, false);
+    assert_eq!(hook.own_ended(before, Ended::Error(lost())), Verdict::Rethrow, "the desktop's failure before its request left");
+    assert!(matches!(hook.steer(call("a", "x", Some("m-1"), 2)), Admission::Decide(_)), "nothing left: the retry goes");
+    let answered = own(&mut hook, call("b", "x", Some("m-2"), 3), Delivery::Official, false);
+    hook.request(0, "turn/steer", "b", Some("m-2"), 3);
+    assert_eq!(hook.own_ended(answered, Ended::Error(refused())), Verdict::Rethrow, "the host's error answer");
+    assert!(matches!(hook.steer(call("b", "x", Some("m-2"), 4)), Admission::Decide(_)), "refused by the host: the retry goes");
+    let unknown = own(&mut hook, call("c", "x", Some("m-3"), 5), Delivery::Official, false);
+    hook.request(0, "turn/steer", "c", Some("m-3"), 5);
+    let package = ErrorFacts { package_error: Some(true), message_id: Some("sent-3".into()), ..lost() };
+    assert_eq!(hook.own_ended(unknown, Ended::Error(package)), Verdict::Rethrow, "this package's outcomeUnknown");
+    assert!(matches!(hook.steer(call("c", "x", Some("sent-3"), 6)), Admission::Refused(_)), "the id it sent");
+    assert!(matches!(hook.steer(call("c", "x", Some("m-3"), 6)), Admission::Refused(_)), "the caller's id");
+}
+
+#[test]
+fn a_followers_own_steer_holds_its_thread_until_it_settles_or_one_steer_bound_passes() {
+    let mut hook = DesktopHook::new(100);
+    let held = admit(&mut hook, call("a", "x", None, 1));
+    assert_eq!(hook.decided(held, Some((Some(Delivery::NewTurn), true)), true), Decided::Follower);
+    hook.follower_called(10, held, false);
+    assert_eq!(hook.next_deadline(), Some(110), "the timer follows the held thread");
+    hook.tick(109);
+    assert_eq!(hook.steer(call("a", "y", None, 2)), Admission::Busy, "held within its bound");
+    hook.tick(110);
+    assert!(matches!(hook.steer(call("a", "y", None, 2)), Admission::Decide(_)), "free at its bound");
+    let settled = admit(&mut hook, call("b", "x", None, 3));
+    assert_eq!(hook.decided(settled, Some((Some(Delivery::NewTurn), true)), true), Decided::Follower);
+    hook.follower_called(110, settled, false);
+    hook.follower_settled(settled);
+    assert!(matches!(hook.steer(call("b", "y", None, 4)), Admission::Decide(_)), "free once the desktop's steer settled");
+}
+
+#[test]
+fn the_hook_tells_its_steer_bound_and_whether_it_is_disposed() {
+    let mut hook = DesktopHook::new(1_234);
+    assert_eq!(hook.steer_ms(), 1_234);
+    assert!(!hook.is_disposed());
+    hook.dispose(0);
+    assert!(hook.is_disposed());
 }
