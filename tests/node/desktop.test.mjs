@@ -1,4 +1,4 @@
-// The desktop hook (js/desktop*.js) of the packed package against a fake
+// The desktop hook (js/desktop/) of the packed package against a fake
 // request manager with the shape the spec describes (fake-manager.mjs).
 import { test, before } from "node:test";
 import assert from "node:assert/strict";

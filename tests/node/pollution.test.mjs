@@ -1,7 +1,7 @@
 // Writes to the page's shared built-in prototypes (prototype pollution
 // through a deep merge; hardening such as a frozen Error.prototype) change
 // nothing the engine reads or returns: fields found only on a shared
-// prototype are no fields (`js/fields.js` `fieldOf`), and a SteeringError's
+// prototype are no fields (`js/driver/fields.js` `fieldOf`), and a SteeringError's
 // fields are defined, not assigned. Each case in its own Node process
 // (pollution is process-wide). The packed package.
 import { test, before } from "node:test";
