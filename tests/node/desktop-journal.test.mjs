@@ -5,6 +5,7 @@
 // desktop's own sendRequest.
 import { test, before } from "node:test";
 import assert from "node:assert/strict";
+import { MapStorage } from "./map-storage.mjs";
 import { packAndInstall } from "./pack.mjs";
 import { RequestManager, callSteer } from "./fake-manager.mjs";
 
@@ -14,27 +15,6 @@ before(async () => {
   await api.init();
 });
 
-class MapStorage {
-  #items = new Map();
-  get length() {
-    return this.#items.size;
-  }
-  key(i) {
-    return [...this.#items.keys()][i] ?? null;
-  }
-  getItem(key) {
-    return this.#items.get(key) ?? null;
-  }
-  setItem(key, value) {
-    this.#items.set(key, String(value));
-  }
-  removeItem(key) {
-    this.#items.delete(key);
-  }
-  keys() {
-    return [...this.#items.keys()];
-  }
-}
 
 const inspect = (delivery) => ({ "codexhost/thread/steering/inspect": { delivery } });
 

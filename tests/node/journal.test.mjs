@@ -5,6 +5,7 @@
 // storage.
 import { test, before } from "node:test";
 import assert from "node:assert/strict";
+import { MapStorage } from "./map-storage.mjs";
 import { packAndInstall } from "./pack.mjs";
 
 let api;
@@ -13,28 +14,6 @@ before(async () => {
   await api.init();
 });
 
-/** A Web Storage over a Map (what `localStorage` offers). */
-class MapStorage {
-  #items = new Map();
-  get length() {
-    return this.#items.size;
-  }
-  key(i) {
-    return [...this.#items.keys()][i] ?? null;
-  }
-  getItem(key) {
-    return this.#items.has(key) ? this.#items.get(key) : null;
-  }
-  setItem(key, value) {
-    this.#items.set(key, String(value));
-  }
-  removeItem(key) {
-    this.#items.delete(key);
-  }
-  keys() {
-    return [...this.#items.keys()];
-  }
-}
 
 const input = (text) => [{ type: "text", text }];
 const args = (text, id) => ({ threadId: "t", expectedTurnId: "turn-1", input: input(text), clientUserMessageId: id });

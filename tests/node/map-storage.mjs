@@ -1,0 +1,23 @@
+// A Web Storage over a Map (what `localStorage` offers), for the journal's tests.
+export class MapStorage {
+  #items = new Map();
+  get length() {
+    return this.#items.size;
+  }
+  key(i) {
+    return [...this.#items.keys()][i] ?? null;
+  }
+  getItem(key) {
+    return this.#items.has(key) ? this.#items.get(key) : null;
+  }
+  setItem(key, value) {
+    this.#items.set(key, String(value));
+  }
+  removeItem(key) {
+    this.#items.delete(key);
+  }
+  /** Every key, for the tests' checks. */
+  keys() {
+    return [...this.#items.keys()];
+  }
+}
