@@ -12,18 +12,17 @@
 //! reload and is recovered.
 #![cfg(not(target_arch = "wasm32"))]
 
+mod model_host;
+
 use std::collections::{BTreeMap, BTreeSet};
 
+use model_host::{words_of, ModelHost, THREADS};
 use proptest::prelude::*;
 use renderer_steering::core::codexhost::{CodexhostEngine, CodexhostOutcome, SteerRequest};
 use renderer_steering::core::journal::{load, storage_key, JournalDialect, RecoveredEntry, RecoveredOutcome};
 use renderer_steering::core::{Action, HostAnswer, OpId, OutgoingRequest, RpcError, Timeouts};
-use serde_json::{json, Value};
 
 const PREFIX: &str = "rs:";
-
-/// Thread 0 is Codex-owned, thread 1 external (run by another harness).
-const THREADS: [(&str, bool); 2] = [("codex-thread", false), ("external-thread", true)];
 
 #[derive(Debug, Clone, Copy)]
 enum Fate {
@@ -87,132 +86,6 @@ fn reload() -> impl Strategy<Value = Reload> {
     (any::<bool>(), any::<bool>(), prop::option::weighted(0.25, 0u8..2), prop::bool::weighted(0.85)).prop_map(
         |(outstanding_reached, end_turns, follows, answers_reads)| Reload { outstanding_reached, end_turns, follows, answers_reads },
     )
-}
-
-fn words_of(id: &str) -> String {
-    format!("words of {id}")
-}
-
-#[derive(Debug, Default)]
-struct Turn {
-    id: String,
-    running: bool,
-    messages: Vec<String>,
-}
-
-/// The host: owners, turns, what it got and applied, the external threads'
-/// receipts (`clientUserMessageId` -> turn), as in the real hosts.
-#[derive(Debug, Default)]
-struct ModelHost {
-    turns: BTreeMap<String, Vec<Turn>>,
-    receipts: BTreeMap<(String, String), String>,
-    /// (thread, message id) of every request carrying a message it processed.
-    received: BTreeSet<(String, String)>,
-    applied: BTreeSet<(String, String)>,
-    next_turn: u32,
-}
-
-impl ModelHost {
-    fn new() -> Self {
-        let mut host = ModelHost::default();
-        for (thread, _) in THREADS {
-            host.start_turn(thread, None);
-        }
-        host
-    }
-
-    fn external(thread: &str) -> bool {
-        THREADS.iter().any(|(t, external)| *t == thread && *external)
-    }
-
-    fn running(&self, thread: &str) -> Option<&str> {
-        self.turns.get(thread)?.last().filter(|t| t.running).map(|t| t.id.as_str())
-    }
-
-    fn start_turn(&mut self, thread: &str, message: Option<&str>) -> String {
-        self.next_turn += 1;
-        let id = format!("turn-{}", self.next_turn);
-        let turns = self.turns.entry(thread.to_string()).or_default();
-        if let Some(last) = turns.last_mut() {
-            last.running = false;
-        }
-        turns.push(Turn { id: id.clone(), running: true, messages: vec![] });
-        if let Some(m) = message {
-            self.apply(thread, m);
-        }
-        id
-    }
-
-    fn apply(&mut self, thread: &str, message: &str) {
-        self.applied.insert((thread.to_string(), message.to_string()));
-        self.turns.get_mut(thread).and_then(|t| t.last_mut()).unwrap().messages.push(message.to_string());
-    }
-
-    fn end_turn(&mut self, thread: &str) {
-        if let Some(turn) = self.turns.get_mut(thread).and_then(|t| t.last_mut()) {
-            turn.running = false;
-        }
-    }
-
-    fn handle(&mut self, r: &OutgoingRequest) -> HostAnswer {
-        let p = r.params.value();
-        let thread = p["threadId"].as_str().or(p["threadIds"][0].as_str()).unwrap_or_default().to_string();
-        let external = Self::external(&thread);
-        let ok = |v: Value| HostAnswer::Result(v.into());
-        if r.carries_message {
-            self.received.insert((thread.clone(), p["clientUserMessageId"].as_str().unwrap_or_default().to_string()));
-        }
-        match r.method {
-            "codexhost/thread/steering/inspect" => ok(json!({ "delivery": if external { "newTurn" } else { "official" } })),
-            "thread/read" => {
-                let turns: Vec<Value> = self.turns[&thread]
-                    .iter()
-                    .map(|t| {
-                        // An external thread's messages are recorded without their id.
-                        let items: Vec<Value> = t
-                            .messages
-                            .iter()
-                            .map(|id| {
-                                let client_id = if external { Value::Null } else { json!(id) };
-                                json!({ "type": "userMessage", "clientId": client_id, "content": [{ "type": "text", "text": words_of(id) }] })
-                            })
-                            .collect();
-                        json!({ "id": t.id, "status": if t.running { "inProgress" } else { "completed" }, "items": items })
-                    })
-                    .collect();
-                ok(json!({ "thread": { "id": thread, "modelProvider": "mock", "cliVersion": "0.171.0", "turns": turns } }))
-            }
-            "turn/steer" => {
-                let message = p["clientUserMessageId"].as_str().unwrap_or_default().to_string();
-                let key = (thread.clone(), message.clone());
-                if external {
-                    if let Some(turn) = self.receipts.get(&key) {
-                        return ok(json!({ "turnId": turn }));
-                    }
-                }
-                if self.running(&thread) != p["expectedTurnId"].as_str() {
-                    return HostAnswer::Error(RpcError::new(-32074, "expected turn is not the active one"));
-                }
-                let turn = if external {
-                    let turn = self.start_turn(&thread, Some(&message));
-                    self.receipts.insert(key, turn.clone());
-                    turn
-                } else {
-                    self.apply(&thread, &message);
-                    self.running(&thread).unwrap_or_default().to_string()
-                };
-                ok(json!({ "turnId": turn }))
-            }
-            "turn/start" => {
-                if self.running(&thread).is_some() {
-                    return HostAnswer::Error(RpcError::new(-32072, "another turn is running"));
-                }
-                let message = p["clientUserMessageId"].as_str().unwrap_or_default().to_string();
-                ok(json!({ "turn": { "id": self.start_turn(&thread, Some(&message)), "status": "inProgress", "items": [] } }))
-            }
-            other => HostAnswer::Error(RpcError::new(-32601, format!("no {other}"))),
-        }
-    }
 }
 
 /// One page: its engine, what it did, and the storage its journal writes to.
@@ -389,7 +262,7 @@ proptest! {
 
     #[test]
     fn across_a_reload_no_outcome_is_lost_invented_or_kept_once_settled(events in prop::collection::vec(ev(), 1..60), reload in reload()) {
-        let mut world = World { page: Page::new(), host: ModelHost::new(), storage: BTreeMap::new(), now: 0, ops: BTreeMap::new() };
+        let mut world = World { page: Page::new(), host: ModelHost::new(true), storage: BTreeMap::new(), now: 0, ops: BTreeMap::new() };
         for e in &events {
             world.apply(e);
         }
@@ -429,7 +302,7 @@ proptest! {
             let message = (entry.thread_id.clone(), entry.client_user_message_id.clone());
             prop_assert!(Some(entry.thread_id.as_str()) != followed, "a followed thread's record was recovered");
             match entry.outcome {
-                RecoveredOutcome::NotDelivered => prop_assert!(!world.host.applied.contains(&message), "{:?} applied, reported not delivered", message),
+                RecoveredOutcome::NotDelivered => prop_assert!(!world.host.applied.contains_key(&message), "{:?} applied, reported not delivered", message),
                 RecoveredOutcome::Delivered => prop_assert!(world.host.received.contains(&message), "{:?} never sent, reported delivered", message),
                 RecoveredOutcome::Unknown => {}
             }
