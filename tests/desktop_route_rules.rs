@@ -25,7 +25,7 @@ fn starting(hook: &mut DesktopHook, call: SteerCall) -> SteerId {
     hook.decided(steer, Some((Some(Delivery::NewTurn), true)), false);
     assert!(matches!(hook.new_turn(0, steer, facts(Some("turn-1"))), NewTurnStep::Build(_)));
     assert_eq!(hook.earlier(0, steer, false), NewTurnStep::Go);
-    assert_eq!(hook.start(0, steer, false), NewTurnStep::Go);
+    assert_eq!(hook.start(0, steer, false, None), NewTurnStep::Go);
     steer
 }
 
@@ -165,7 +165,7 @@ fn a_retry_of_the_same_message_waits_for_the_earlier_route_and_one_whose_start_t
     hook.start_settled(first, true);
     assert!(hook.take_effects().contains(&Effect::Released(first)));
     assert_eq!(hook.earlier_ended(retry, Ended::Ok), NewTurnStep::Go);
-    assert_eq!(hook.start(7, retry, false), NewTurnStep::Go);
+    assert_eq!(hook.start(7, retry, false, None), NewTurnStep::Go);
     assert_eq!(hook.open_route("t", &id), Some(retry));
 }
 
@@ -191,7 +191,7 @@ fn reading_the_follow_ups_shares_the_one_bound_so_start_turn_is_not_called_past_
     let wait = hook.wait(40, Some(steer));
     assert_eq!(hook.next_deadline(), Some(100), "the steer's deadline, not 40 + 100");
     assert!(hook.settled(wait));
-    assert_eq!(step_kind(&hook.start(100, steer, false)), "timeout");
+    assert_eq!(step_kind(&hook.start(100, steer, false, None)), "timeout");
 }
 
 #[test]

@@ -61,8 +61,23 @@ export class DesktopCore {
    * the call's plain value.
    */
   call(op, n, draft, error, ...s) {
-    const input = { do: "call", op, n: n.map(Number), s, error: error === undefined ? undefined : rejection(error) };
-    const out = step(this.handle, input);
+    return this.answer(op, draft, { do: "call", op, n: n.map(Number), s, error: error === undefined ? undefined : rejection(error) });
+  }
+
+  /** The `start` call, with the follow-up queue read (`readQueue`; undefined: unread). */
+  start(n, draft, followUps) {
+    return this.answer("start", draft, { do: "call", op: "start", n: n.map(Number), s: [], followUps });
+  }
+
+  /** Which of the follow-ups read (`readQueue`) to resume: their positions. */
+  unpause(followUps, pausedBefore) {
+    const value = own(step(this.handle, { do: "unpause", followUps, pausedBefore: pausedBefore.map(describedId) }), "value");
+    return Array.isArray(value) ? value : [];
+  }
+
+  /** Steps the core with `input` (and `payload`, JSON text) and reads its answer as `call` does. */
+  answer(op, draft, input, payload = "") {
+    const out = step(this.handle, input, payload);
     if (op === "dispose") this.disposed = true;
     const report = own(out, "error");
     const failed = report === undefined ? undefined : steeringError(report, draft);

@@ -1,7 +1,8 @@
 // The desktop hook's driver over its engine (`core.js`, the rules in Rust:
 // src/core/desktop/): it hands the core what was read from
 // the desktop, carries out the effects the core returns (ending waits,
-// releasing routes, taking the layer out, telling the app to reconcile),
+// releasing routes, taking the layer out, telling the app to reconcile,
+// resuming follow-ups),
 // and owns the one timer, set to the core's next deadline. Every wait on
 // the desktop or the host is one of the core's deadlines.
 import { own } from "../driver/fields.js";
@@ -17,12 +18,13 @@ function deferred() {
 
 export class Driver {
   /** A driver for the hook over the decider's engine (`decider`: its steer bound). */
-  constructor(decider, onReconcile, restore) {
+  constructor(decider, onReconcile, restore, resume) {
     this.core = new DesktopCore(decider);
     /** The decider's journal, which the hook's records go to. */
     this.journal = decider.journal;
     this.onReconcile = onReconcile;
     this.restore = restore;
+    this.resume = resume;
     /** waitId -> resolve of a pending `wait`. */
     this.waiters = new Map();
     /** routeId -> deferred, resolved when the core releases the route / its one request ends. */
@@ -61,6 +63,7 @@ export class Driver {
       else if ("released" in effect) this.resolve(this.released, effect.released);
       else if ("done" in effect) this.resolve(this.done, effect.done);
       else if ("reconcile" in effect) this.reconcile(effect.reconcile);
+      else if ("resume" in effect) this.resume(effect.resume.threadId, effect.resume.pausedBefore);
     }
     this.arm(next);
   }

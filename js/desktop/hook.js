@@ -22,7 +22,7 @@ import { ready, step } from "../driver/module.js";
 import { attempt, define, describe, field, HOOK_MARK, id, isSteeringError, method, report, routeKey } from "./safety.js";
 import { Driver, verdict } from "./driver.js";
 import { DesktopSteering } from "./handle.js";
-import { newTurn, plainStart, routedSteer } from "./new-turn.js";
+import { newTurn, plainStart, resumeFollowUps, routedSteer } from "./new-turn.js";
 import { ownSteer } from "./active-turn.js";
 
 export { DesktopSteering };
@@ -76,7 +76,9 @@ class Hook {
     this.originalSteer = originalSteer;
     this.originalSend = originalSend;
     this.decider = decider;
-    this.driver = new Driver(engineOf(decider), onReconcile, () => this.removeFromLayer("sendRequest", true));
+    const restore = () => this.removeFromLayer("sendRequest", true);
+    const resume = (threadId, pausedBefore) => resumeFollowUps(this, threadId, pausedBefore).catch((e) => report("could not resume follow-ups", e));
+    this.driver = new Driver(engineOf(decider), onReconcile, restore, resume);
     this.core = this.driver.core;
     /** steerId -> the result of a steer in flight (what a same-message call joins). */
     this.results = new Map();

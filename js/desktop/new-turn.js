@@ -7,8 +7,7 @@
 // says; every check, bound and outcome is the core's (src/core/desktop/).
 import { attempt, field, id, method, randomId, report, routeKey } from "./safety.js";
 import { packageFacts, verdict } from "./driver.js";
-
-const PAUSE_REASON = "Interrupted before the steer was accepted.";
+import { described, describedId } from "../driver/front-door.js";
 
 /** Fails the steer unless the core's step is `want`. */
 function expect([step, error], want) {
@@ -32,8 +31,9 @@ function turnFacts(hook, threadId) {
 /**
  * newTurn: the checks (the core's), the submission, waiting for an earlier
  * attempt's route, reading the follow-ups, `startTurn` and its outcome, all
- * within one steer bound (the core's deadline); follow-ups the stop paused
- * are resumed once it was accepted (on their own bound, not delaying the result).
+ * within one steer bound (the core's deadline). Once it was accepted, the
+ * core's `resume` effect un-pauses the follow-ups the stop paused (on their
+ * own bound, not delaying the result).
  */
 export async function newTurn(hook, steer, threadId, args) {
   const { core, driver } = hook;
@@ -78,8 +78,8 @@ export async function newTurn(hook, steer, threadId, args) {
     const waited = await driver.waitOn(earlier[0].wait, { value: released });
     expect(core.call("earlierEnded", [steer], input, undefined, waited.kind), "go");
   } else expect(earlier, "go");
-  const { pausedBefore, timedOut } = await pausedFollowUps(hook, steer, threadId);
-  expect(core.call("start", [driver.now(), steer, timedOut], input), "go");
+  const { followUps, timedOut } = await readFollowUps(hook, steer, threadId);
+  expect(core.start([driver.now(), steer, timedOut], input, followUps), "go");
   const called = attempt(start, hook.manager, [threadId, submission, args[8]]);
   core.call("startCalled", [steer, "threw" in called]);
   if (!("threw" in called)) {
@@ -100,20 +100,17 @@ export async function newTurn(hook, steer, threadId, args) {
     ended = core.call("doneEnded", [steer], input, undefined, done.kind);
     driver.drain();
   }
-  const value = verdict(ended, waited);
-  // Started now (the app's mutate runs before the result is returned), not waited for.
-  if (pausedBefore !== undefined) resumeFollowUps(hook, threadId, pausedBefore).catch((e) => report("could not resume follow-ups", e));
-  return value;
+  return verdict(ended, waited);
 }
 
 /**
- * `pausedBefore`: ids of follow-ups paused with the steer's reason (read
- * within the steer's bound), undefined when they could not be read (then none is
- * resumed); `timedOut` when the read used up the bound.
+ * The thread's follow-up queue, read within the steer's bound: `followUps`
+ * (`readQueue`; undefined when it could not be read, so none is resumed),
+ * `timedOut` when the read used up the bound.
  */
-async function pausedFollowUps(hook, steer, threadId) {
+async function readFollowUps(hook, steer, threadId) {
   const coordinator = hook.coordinator();
-  const unread = (waited) => ({ pausedBefore: undefined, timedOut: waited?.kind === "timeout" });
+  const unread = (waited) => ({ followUps: undefined, timedOut: waited?.kind === "timeout" });
   const load = method(coordinator, "loadMessages");
   if (load) {
     const loaded = await hook.driver.wait(attempt(load, coordinator, [threadId]), steer);
@@ -122,29 +119,43 @@ async function pausedFollowUps(hook, steer, threadId) {
   const read = method(coordinator, "readMessages");
   if (!read) return unread();
   const waited = await hook.driver.wait(attempt(read, coordinator, [threadId]), steer);
+  if (waited.kind !== "ok") return unread(waited);
   try {
-    const messages = waited.value;
-    if (waited.kind !== "ok" || !Array.isArray(messages)) return unread(waited);
-    return { pausedBefore: messages.filter((m) => m?.pauseReason === PAUSE_REASON && comparable(m.id)).map((m) => m.id) };
+    return { followUps: readQueue(waited.value), timedOut: false };
   } catch (error) {
     report("could not read the follow-up messages", error);
     return unread();
   }
 }
 
-/** An id that can be compared (a string or a finite number); any other message is left alone. */
-const comparable = (v) => typeof v === "string" || (typeof v === "number" && Number.isFinite(v));
+/**
+ * The queue for the core: each message's `id` and `pauseReason`, described,
+ * as one flat list; undefined unless an array. May throw (a Proxy).
+ */
+function readQueue(messages) {
+  if (!Array.isArray(messages)) return undefined;
+  const read = [];
+  for (let at = 0; at < messages.length; at++) {
+    const message = messages[at];
+    read.push(describedId(field(message, "id")), described(field(message, "pauseReason")));
+  }
+  return read;
+}
 
-/** Un-pauses follow-ups the stop paused (not those paused before); a failure is logged. */
-async function resumeFollowUps(hook, threadId, pausedBefore) {
+/**
+ * Carries out the core's `resume`: through the coordinator's `mutate`, the
+ * follow-ups the core names (`unpause`) lose their pause; a failure is logged.
+ */
+export async function resumeFollowUps(hook, threadId, pausedBefore) {
   const coordinator = hook.coordinator();
   const mutate = method(coordinator, "mutate");
   if (!mutate) return;
   const unpause = (messages) => {
     try {
-      if (!Array.isArray(messages)) return messages;
-      const resumed = (m) => m?.pauseReason === PAUSE_REASON && comparable(m.id) && !pausedBefore.includes(m.id);
-      return messages.map((m) => (resumed(m) ? { ...m, pauseReason: null } : m));
+      const read = readQueue(messages);
+      if (read === undefined) return messages;
+      const resumed = new Set(hook.driver.core.unpause(read, pausedBefore));
+      return messages.map((m, at) => (resumed.has(at) ? { ...m, pauseReason: null } : m));
     } catch (error) {
       report("could not resume the follow-up messages", error);
       return messages;
@@ -185,7 +196,7 @@ export async function plainStart(hook, steer, params, options) {
 export async function routedSteer(hook, step, name, params, options) {
   const { core, driver } = hook;
   const input = field(params, "input");
-  const steer = step.rewrite ? rewritten(params, step.expectedTurnId) : params;
+  const steer = step.rewrite ? rewritten(params, step) : params;
   const called = attempt(hook.originalSend, hook.manager, ["turn/steer", steer, options]);
   if ("threw" in called) {
     const error = core.call("routedThrew", [step.steer], input, called.threw);
@@ -203,14 +214,14 @@ export async function routedSteer(hook, step, name, params, options) {
   return { turn: { id: turnId, status: "inProgress", items: [], error: null } };
 }
 
-/** The newTurn's `turn/start` as the `turn/steer` it becomes. */
-function rewritten(params, expectedTurnId) {
+/** The newTurn's `turn/start` as the `turn/steer` the core's step makes of it (the fields it keeps, its turn and tag). */
+function rewritten(params, step) {
   const steer = {};
-  for (const key of ["threadId", "input", "clientUserMessageId", "additionalContext", "responsesapiClientMetadata"]) {
+  for (const key of step.keep) {
     const value = field(params, key);
     if (value !== undefined && value !== null) steer[key] = value;
   }
-  steer.expectedTurnId = expectedTurnId;
-  steer.codexhostSteerDelivery = "newTurn";
+  steer.expectedTurnId = step.expectedTurnId;
+  steer.codexhostSteerDelivery = step.tag;
   return steer;
 }

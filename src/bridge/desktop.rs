@@ -6,10 +6,12 @@
 
 use serde::{Deserialize, Serialize};
 
+use super::follow_ups::{follow_up_id, follow_ups};
 use super::input::Input;
 use super::output::Output;
 use crate::core::codexhost::Delivery;
 use crate::core::content::steer_text;
+use crate::core::desktop::{to_resume, STEER_FIELDS_OF_START};
 use crate::core::desktop::{
     ActiveTurn, Admission, Answer, Decided, DesktopHook, Effect, Ended, ErrorFacts, NewTurnFacts, NewTurnStep, Outgoing, Refusal,
     SteerCall, SteerId, Verdict, WaitId,
@@ -70,6 +72,9 @@ struct Step {
     #[serde(skip_serializing_if = "Option::is_none")]
     expected_turn_id: Option<String>,
     rewrite: bool,
+    /// A rewritten `turn/start`: the fields its `turn/steer` keeps.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    keep: Option<&'static [&'static str]>,
 }
 
 #[cfg_attr(feature = "size-first", optimize(size))]
@@ -161,11 +166,17 @@ impl Session {
 
     /// One step: `call` (one fact or question of the hook), `effects` (what
     /// to carry out now, and the next deadline), `steerText` (the text a
-    /// desktop steer's draft, the payload, carries if it is text only).
+    /// desktop steer's draft, the payload, carries if it is text only),
+    /// `unpause` (which of the follow-ups read to resume: their positions).
     #[cfg_attr(feature = "size-first", optimize(size))]
     pub(super) fn step(&mut self, input: Input, payload: String) -> Output {
         match input.what.as_str() {
             "call" => self.call(input),
+            "unpause" => {
+                let queue = follow_ups(input.follow_ups.as_deref().unwrap_or_default());
+                let paused_before: Vec<_> = input.paused_before.iter().filter_map(follow_up_id).collect();
+                Output::value(&to_resume(&queue, &paused_before))
+            }
             "forget" => {
                 self.hook.forget(input.message_id.text().unwrap_or_default());
                 Output::default()
@@ -200,7 +211,7 @@ impl Session {
     /// - `newTurn` [now, steer, pendingTurnStart, toolOutput, contextIsObject,
     ///   startTurn] (active turn: running/ended/unreadable, its id, a fresh id);
     /// - `earlier` [now, steer, below], `earlierEnded` [steer] (how);
-    /// - `start` [now, steer, usedUp], `startCalled` [steer, threw],
+    /// - `start` [now, steer, usedUp] (and the follow-up queue read), `startCalled` [steer, threw],
     ///   `startSettled` [steer, resolved], `startEnded` [now, steer] (how);
     /// - `doneEnded` [steer] (how);
     /// - `request` [now, input] (method, threadId, messageId, expectedTurnId);
@@ -209,7 +220,7 @@ impl Session {
     /// - `openRoute` [] (threadId, messageId).
     #[cfg_attr(feature = "size-first", optimize(size))]
     fn call(&mut self, input: Input) -> Output {
-        let Input { op, n, mut s, error, .. } = input;
+        let Input { op, n, mut s, error, follow_ups: queue, .. } = input;
         s.resize(5, None);
         let mut s = s.into_iter();
         let (s0, s1, s2, s3, s4) = (s.next().flatten(), s.next().flatten(), s.next().flatten(), s.next().flatten(), s.next().flatten());
@@ -282,7 +293,10 @@ impl Session {
             }
             "earlier" => new_turn_step(hook.earlier(ms(num(0)), steer(1), flag(2))),
             "earlierEnded" => new_turn_step(hook.earlier_ended(steer(0), ended(&text(s0), None))),
-            "start" => new_turn_step(hook.start(ms(num(0)), steer(1), flag(2))),
+            "start" => {
+                let queue = queue.as_deref().map(follow_ups);
+                new_turn_step(hook.start(ms(num(0)), steer(1), flag(2), queue.as_deref()))
+            }
             "startCalled" => {
                 hook.start_called(steer(0), flag(1));
                 none
@@ -299,7 +313,8 @@ impl Session {
                 Outgoing::Refused(refusal) => refused(step("refused"), refusal),
                 Outgoing::PlainStart(s) => out(Step { steer: Some(s.0), ..step("plainStart") }),
                 Outgoing::Steer { route, rewrite, expected_turn_id } => {
-                    out(Step { steer: Some(route.0), rewrite, expected_turn_id, ..step("steer") })
+                    let (keep, tag) = if rewrite { (Some(&STEER_FIELDS_OF_START[..]), Some(Delivery::NewTurn)) } else { (None, None) };
+                    out(Step { steer: Some(route.0), rewrite, expected_turn_id, keep, tag, ..step("steer") })
                 }
             },
             "routedThrew" => {

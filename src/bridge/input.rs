@@ -84,6 +84,11 @@ pub struct Input {
     wall: Option<f64>,
     /// `recover`: the threads whose stream this window follows.
     pub followers: Vec<String>,
+    /// The desktop's follow-up queue: `[id, pauseReason, ...]`, described
+    /// (`null`: it could not be read).
+    pub follow_ups: Option<Vec<Described>>,
+    /// `unpause`: the ids the stop had paused before the steer, described.
+    pub paused_before: Vec<Described>,
 }
 
 impl Input {

@@ -47,7 +47,7 @@ pub fn started(hook: &mut DesktopHook, now: u64, call: SteerCall, turn: Option<&
     assert_eq!(hook.decided(steer, Some((Some(Delivery::NewTurn), true)), false), Decided::NewTurn);
     let NewTurnStep::Build(id) = hook.new_turn(now, steer, facts(turn)) else { panic!("not built") };
     assert_eq!(hook.earlier(now, steer, false), NewTurnStep::Go);
-    assert_eq!(hook.start(now, steer, false), NewTurnStep::Go);
+    assert_eq!(hook.start(now, steer, false, None), NewTurnStep::Go);
     hook.start_called(steer, false);
     (steer, id)
 }

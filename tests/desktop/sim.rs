@@ -6,15 +6,16 @@
 //! whose outcome is unknown where the host does not deduplicate is never
 //! let through again; a route lets its message leave once; every wait ends
 //! once; the layer goes once, only after dispose, and does go once nothing
-//! is out. Shared by the property test and the fuzz target.
+//! is out; the follow-ups the stop paused are resumed once for each accepted
+//! newTurn steer, and only then. Shared by the property test and the fuzz target.
 #![allow(dead_code, reason = "each user takes what it needs")]
 
 use std::collections::{BTreeMap, BTreeSet};
 
 use renderer_steering::core::codexhost::Delivery;
 use renderer_steering::core::desktop::{
-    ActiveTurn, Admission, Answer, Decided, DesktopHook, Effect, Ended, ErrorFacts, NewTurnFacts, NewTurnStep, Outgoing, SteerCall,
-    SteerId, Verdict, WaitId,
+    ActiveTurn, Admission, Answer, Decided, DesktopHook, Effect, Ended, ErrorFacts, FollowUp, FollowUpId, NewTurnFacts, NewTurnStep,
+    Outgoing, SteerCall, SteerId, Verdict, WaitId, PAUSE_REASON,
 };
 use renderer_steering::core::RpcError;
 
@@ -74,6 +75,9 @@ pub struct Sim {
     journal: BTreeMap<String, String>,
     /// Steers that ended with an unknown outcome (their records may stay).
     unknown_ends: u32,
+    /// newTurn steers that resolved, and the follow-up resumes told per steer.
+    resolved_new_turns: BTreeSet<String>,
+    resumes: BTreeMap<String, u32>,
 }
 
 impl Sim {
@@ -94,6 +98,8 @@ impl Sim {
             next_input: 0,
             journal: BTreeMap::new(),
             unknown_ends: 0,
+            resolved_new_turns: BTreeSet::new(),
+            resumes: BTreeMap::new(),
         }
     }
 
@@ -134,6 +140,11 @@ impl Sim {
                 Effect::Journal { key, record: None } => {
                     assert!(self.journal.remove(&key).is_some(), "a record removed that was never written: {key}");
                 }
+                Effect::Resume { paused_before, .. } => {
+                    // Only the stop's own pause of this steer is named, never the user's.
+                    let [FollowUpId::Text(steer)] = &paused_before[..] else { panic!("paused before: {paused_before:?}") };
+                    *self.resumes.entry(steer.clone()).or_default() += 1;
+                }
                 Effect::Released(_) | Effect::Done(_) | Effect::Reconcile(_) => {}
             }
         }
@@ -149,6 +160,9 @@ impl Sim {
         assert_eq!(self.ends[&steer], 1, "a steer ended twice");
         let Some(live) = self.live.iter_mut().find(|l| l.steer == steer) else { return };
         live.ended = true;
+        if *verdict == Verdict::Resolve && live.message.is_some() {
+            self.resolved_new_turns.insert(format!("{}", steer.0));
+        }
         let unknown = matches!(verdict, Verdict::Fail(r) if r.failure.is_outcome_unknown()) || facts_unknown;
         self.unknown_ends += u32::from(unknown);
         if unknown && !live.dedup {
@@ -239,7 +253,9 @@ impl Sim {
     }
 
     fn start(&mut self, steer: SteerId) {
-        match self.hook.start(self.now, steer, false) {
+        let by = |id: String, reason: &str| FollowUp { id: Some(FollowUpId::Text(id)), pause_reason: Some(reason.into()) };
+        let queue = [by(format!("{}", steer.0), PAUSE_REASON), by("user".into(), "paused by the user")];
+        match self.hook.start(self.now, steer, false, Some(&queue)) {
             NewTurnStep::Go => {
                 self.hook.start_called(steer, false);
                 let w = self.hook.wait(self.now, Some(steer));
@@ -403,6 +419,9 @@ impl Sim {
             assert_eq!(self.ends.get(&l.steer), Some(&1), "a steer never ended: {l:?}");
         }
         assert_eq!(self.restored, 1, "the layer stayed after dispose");
+        // Follow-ups are resumed once for each accepted newTurn steer, and only then.
+        assert!(self.resumes.values().all(|n| *n == 1), "follow-ups resumed twice: {:?}", self.resumes);
+        assert_eq!(self.resumes.keys().cloned().collect::<BTreeSet<_>>(), self.resolved_new_turns, "resumes without an accepted newTurn");
         assert!(self.open_waits.is_empty(), "a wait outlived dispose");
         // A record stays only for a message whose outcome is unknown.
         assert!(

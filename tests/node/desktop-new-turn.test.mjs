@@ -59,6 +59,26 @@ test("only follow-ups paused with exactly the steer's reason, and not paused bef
   assert.deepEqual(reasons, { before: PAUSED, other: "Paused by the user.", new: null });
 });
 
+test("follow-up ids compare by type: a number paused before leaves the string of the same digits to resume; an id that is not comparable stays paused", async () => {
+  const queue = [{ id: 7, pauseReason: PAUSED }, { id: { no: "id" }, pauseReason: PAUSED }];
+  const manager = new RequestManager(answers, { queue, pauseOnSteer: "7" });
+  api.installDesktopSteering(manager);
+  await callSteer(manager, "t", "x");
+  assert.deepEqual(manager.queue.map((m) => m.pauseReason), [PAUSED, PAUSED, null]);
+  assert.equal(manager.queue[2].id, "7");
+});
+
+test("a queued message that throws on every read is left as it is, and the others are still resumed", async () => {
+  const hostile = new Proxy({}, { get: () => { throw new Error("trap"); }, getOwnPropertyDescriptor: () => { throw new Error("trap"); } });
+  const manager = new RequestManager(answers, { pauseOnSteer: "new" });
+  manager.queue = [hostile];
+  manager.coordinator.readMessages = () => manager.queue.slice();
+  api.installDesktopSteering(manager);
+  await callSteer(manager, "t", "x");
+  assert.equal(manager.queue[0], hostile, "untouched");
+  assert.deepEqual({ ...manager.queue[1] }, { id: "new", pauseReason: null });
+});
+
 test("the route is keyed by thread and message id, and removed once the newTurn settles: the desktop's own turn/start goes out plain", async () => {
   const manager = new RequestManager(answers, { deferStart: 30 });
   api.installDesktopSteering(manager);

@@ -24,6 +24,7 @@
 //! assert_eq!(hook.steer(SteerCall::text("t", "use bun", Some("m-2"))), Admission::Busy);
 //! ```
 
+mod follow_ups;
 mod journal;
 mod lane;
 mod new_turn;
@@ -33,8 +34,10 @@ mod tag;
 mod types;
 mod wait;
 
+pub use follow_ups::{paused_by_stop, to_resume, FollowUp, FollowUpId, PAUSE_REASON};
 pub use new_turn::{ActiveTurn, NewTurnFacts, NewTurnStep};
 pub use own::Decided;
+pub use route::STEER_FIELDS_OF_START;
 pub use types::{Admission, Answer, Effect, Ended, ErrorFacts, Outgoing, Reconcile, Refusal, SteerCall, SteerId, Verdict, WaitId};
 
 use lane::Lanes;
@@ -72,6 +75,9 @@ struct Steer {
     /// An official or activeTurn steer's message left (and with which id).
     sent: bool,
     sent_id: Option<String>,
+    /// A newTurn's follow-ups the stop had paused before it (`None`: not
+    /// read, so none is resumed).
+    paused_before: Option<Vec<FollowUpId>>,
 }
 
 /// The desktop hook's state: lanes, the desktop's own steers, newTurn
@@ -176,6 +182,7 @@ impl DesktopHook {
             left_as_start: false,
             sent: false,
             sent_id: None,
+            paused_before: None,
         };
         self.steers.insert(id, steer);
         Admission::Decide(id)
@@ -326,6 +333,9 @@ impl DesktopHook {
             Verdict::Resolve => None,
         };
         self.journal_settled(steer, failed_unknown.is_some());
+        if let (Verdict::Resolve, Some(paused_before)) = (&verdict, s.paused_before) {
+            self.effects.push(Effect::Resume { thread_id: s.thread_id.clone(), paused_before });
+        }
         if let (true, Some(sent_id)) = (remember, failed_unknown) {
             let presented = Delivery::Official;
             for id in [sent_id, s.caller_id.as_deref()].into_iter().flatten() {

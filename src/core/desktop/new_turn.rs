@@ -4,6 +4,7 @@
 //! the desktop's `startTurn`, and how the steer ends: the route's request
 //! decides; after it left, a failure is never a plain one.
 
+use super::follow_ups::{paused_by_stop, FollowUp};
 use super::route::{answered, Abandoned, Route};
 use super::types::{Ended, Refusal, SteerId, Verdict, WaitId};
 use super::DesktopHook;
@@ -156,20 +157,24 @@ impl DesktopHook {
         NewTurnStep::Done(self.finish(steer, Verdict::Fail(Refusal::new(failure, id)), None))
     }
 
-    /// The follow-ups were read (`used_up`: reading them used up the bound);
+    /// The follow-ups were read (`follow_ups`; `None`: they could not be,
+    /// so none is resumed; `used_up`: reading them used up the bound);
     /// `startTurn` is called next unless the steer ends here. From now on
     /// the route takes the message's one request, and a `steerTurn` call of
     /// the thread while `startTurn` runs is the desktop's own.
     ///
     /// ```
     /// # use renderer_steering::core::desktop::{DesktopHook, NewTurnStep, SteerId};
-    /// assert!(matches!(DesktopHook::new(1).start(0, SteerId(1), false), NewTurnStep::Done(_)));
+    /// assert!(matches!(DesktopHook::new(1).start(0, SteerId(1), false, None), NewTurnStep::Done(_)));
     /// ```
     #[cfg_attr(feature = "size-first", optimize(size))]
-    pub fn start(&mut self, now: u64, steer: SteerId, used_up: bool) -> NewTurnStep {
+    pub fn start(&mut self, now: u64, steer: SteerId, used_up: bool, follow_ups: Option<&[FollowUp]>) -> NewTurnStep {
         let disposed = self.disposed;
         let steer_ms = self.steer_ms;
-        let Some(s) = self.steers.get(&steer) else { return NewTurnStep::Done(Verdict::Fail(Refusal::new(Failure::disposed(), None))) };
+        let Some(s) = self.steers.get_mut(&steer) else {
+            return NewTurnStep::Done(Verdict::Fail(Refusal::new(Failure::disposed(), None)));
+        };
+        s.paused_before = follow_ups.map(paused_by_stop);
         let (id, deadline) = (s.sent_id.clone(), s.deadline.unwrap_or(now));
         let failure = if disposed {
             Some(Failure::disposed())

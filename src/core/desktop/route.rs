@@ -56,6 +56,16 @@ pub(crate) fn answered(method: &str, facts: &ErrorFacts) -> Failure {
     }
 }
 
+/// The fields of a newTurn's `turn/start` its `turn/steer` keeps (with
+/// `expectedTurnId` and the `newTurn` tag added); the rest are `turn/start`'s own.
+///
+/// ```
+/// use renderer_steering::core::desktop::STEER_FIELDS_OF_START;
+/// assert!(STEER_FIELDS_OF_START.contains(&"clientUserMessageId"));
+/// ```
+pub const STEER_FIELDS_OF_START: [&str; 5] =
+    ["threadId", "input", "clientUserMessageId", "additionalContext", "responsesapiClientMetadata"];
+
 impl DesktopHook {
     #[cfg_attr(feature = "size-first", optimize(size))]
     pub(crate) fn route_mut(&mut self, thread_id: &str, message_id: &str) -> Option<&mut Route> {

@@ -259,6 +259,15 @@ pub enum Effect {
     Restore,
     /// The host delivered otherwise than the desktop presented.
     Reconcile(Reconcile),
+    /// The newTurn steer was accepted: resume the thread's follow-ups the
+    /// stop paused, except `paused_before` ([`to_resume`](super::to_resume)).
+    #[serde(rename_all = "camelCase")]
+    Resume {
+        /// The thread.
+        thread_id: String,
+        /// The follow-ups paused with the stop's reason before the steer.
+        paused_before: Vec<super::FollowUpId>,
+    },
     /// Write `record` (JSON text) at `key` in the app's journal, or remove
     /// `key` (no `record`); carried out before the request that follows.
     Journal {
