@@ -273,3 +273,21 @@ fn the_hook_tells_its_steer_bound_and_whether_it_is_disposed() {
     hook.dispose(0);
     assert!(hook.is_disposed());
 }
+
+#[test]
+fn the_answer_to_an_own_turn_steer_is_followed_as_what_it_was_presented_and_a_turn_start_is_not() {
+    let mut hook = DesktopHook::new(1_000);
+    let official = own(&mut hook, call("t", "x", Some("m-1"), 1), Delivery::Official, false);
+    let out = hook.request(0, "turn/steer", "t", Some("m-1"), 1);
+    assert_eq!((out.clone(), out.answer_followed("turn/steer")), (Outgoing::Own(official, None), Some(Delivery::Official)));
+    let active = own(&mut hook, call("u", "x", Some("m-2"), 2), Delivery::ActiveTurn, false);
+    let out = hook.request(0, "turn/steer", "u", Some("m-2"), 2);
+    assert_eq!(
+        (out.clone(), out.answer_followed("turn/steer")),
+        (Outgoing::Own(active, Some(Delivery::ActiveTurn)), Some(Delivery::ActiveTurn))
+    );
+    let start = own(&mut hook, call("v", "x", Some("m-3"), 3), Delivery::ActiveTurn, false);
+    let out = hook.request(0, "turn/start", "v", Some("m-3"), 3);
+    assert_eq!((out.clone(), out.answer_followed("turn/start")), (Outgoing::Own(start, None), None));
+    assert_eq!(Outgoing::Pass.answer_followed("turn/steer"), None);
+}

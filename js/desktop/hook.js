@@ -18,7 +18,7 @@ import { CodexhostSteering, engineOf } from "../api/codexhost.js";
 import { isFollower } from "../driver/engine.js";
 import { own } from "../driver/fields.js";
 import { readOptions } from "../driver/front-door.js";
-import { ready, step } from "../driver/module.js";
+import { limits, ready, step } from "../driver/module.js";
 import { attempt, define, describe, field, HOOK_MARK, id, isSteeringError, method, report, routeKey } from "./safety.js";
 import { Driver, verdict } from "./driver.js";
 import { DesktopSteering } from "./handle.js";
@@ -289,7 +289,7 @@ class Hook {
   /** The wrapped `sendRequest`: tags the desktop's own steer, routes a newTurn's request. */
   sendRequest(self, args) {
     const [name, params] = args;
-    if (name !== "turn/start" && name !== "turn/steer") return Reflect.apply(this.originalSend, self, args);
+    if (!limits.routedMethods.includes(name)) return Reflect.apply(this.originalSend, self, args);
     const threadId = id(field(params, "threadId")) ?? "";
     const messageId = id(field(params, "clientUserMessageId"));
     const input = field(params, "input");
@@ -313,7 +313,7 @@ class Hook {
       }
     }
     const sent = Reflect.apply(this.originalSend, self, args);
-    if (step.do === "own" && name === "turn/steer") this.followAnswer(step.tag ?? "official", threadId, messageId, sent);
+    if (step.do === "own" && step.follow !== undefined) this.followAnswer(step.follow, threadId, messageId, sent);
     return sent;
   }
 

@@ -72,6 +72,9 @@ struct Step {
     #[serde(skip_serializing_if = "Option::is_none")]
     expected_turn_id: Option<String>,
     rewrite: bool,
+    /// An own steer's request whose answer is followed: what it was presented as.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    follow: Option<Delivery>,
     /// A rewritten `turn/start`: the fields its `turn/steer` keeps.
     #[serde(skip_serializing_if = "Option::is_none")]
     keep: Option<&'static [&'static str]>,
@@ -307,9 +310,12 @@ impl Session {
             }
             "startEnded" => new_turn_step(hook.start_ended(ms(num(0)), steer(1), ended(&text(s0), Some(&packaged(error, s1, s2))))),
             "doneEnded" => verdict(hook.done_ended(steer(0), ended(&text(s0), None))),
-            "request" => match hook.request_into(ms(num(0)), &text(s0), &text(s1), s2.as_deref(), s3, ms(num(1))) {
+            "request" => match hook.request_into(ms(num(0)), s0.as_deref().unwrap_or_default(), &text(s1), s2.as_deref(), s3, ms(num(1))) {
                 Outgoing::Pass => out(step("pass")),
-                Outgoing::Own(s, tag) => out(Step { steer: Some(s.0), tag, ..step("own") }),
+                own @ Outgoing::Own(s, tag) => {
+                    let follow = own.answer_followed(s0.as_deref().unwrap_or_default());
+                    out(Step { steer: Some(s.0), tag, follow, ..step("own") })
+                }
                 Outgoing::Refused(refusal) => refused(step("refused"), refusal),
                 Outgoing::PlainStart(s) => out(Step { steer: Some(s.0), ..step("plainStart") }),
                 Outgoing::Steer { route, rewrite, expected_turn_id } => {

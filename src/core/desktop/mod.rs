@@ -37,7 +37,7 @@ mod wait;
 pub use follow_ups::{paused_by_stop, to_resume, FollowUp, FollowUpId, PAUSE_REASON};
 pub use new_turn::{ActiveTurn, NewTurnFacts, NewTurnStep};
 pub use own::Decided;
-pub use route::STEER_FIELDS_OF_START;
+pub use route::{ROUTED_METHODS, STEER_FIELDS_OF_START};
 pub use types::{Admission, Answer, Effect, Ended, ErrorFacts, Outgoing, Reconcile, Refusal, SteerCall, SteerId, Verdict, WaitId};
 
 use lane::Lanes;

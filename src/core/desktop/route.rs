@@ -56,6 +56,15 @@ pub(crate) fn answered(method: &str, facts: &ErrorFacts) -> Failure {
     }
 }
 
+/// The requests that can carry a steer's message: the hook's core sees
+/// these, and every other request of the desktop passes untouched.
+///
+/// ```
+/// use renderer_steering::core::desktop::ROUTED_METHODS;
+/// assert_eq!(ROUTED_METHODS, ["turn/start", "turn/steer"]);
+/// ```
+pub const ROUTED_METHODS: [&str; 2] = ["turn/start", "turn/steer"];
+
 /// The fields of a newTurn's `turn/start` its `turn/steer` keeps (with
 /// `expectedTurnId` and the `newTurn` tag added); the rest are `turn/start`'s own.
 ///
@@ -119,10 +128,10 @@ impl DesktopHook {
         expected_turn_id: Option<String>,
         input: u64,
     ) -> Outgoing {
-        let start = method == "turn/start";
-        if !start && method != "turn/steer" {
+        if !ROUTED_METHODS.contains(&method) {
             return Outgoing::Pass;
         }
+        let start = method == ROUTED_METHODS[0];
         let routed = self.route_mut(thread_id, message_id.unwrap_or("")).filter(|r| start || r.handed_to_steer);
         let plain = routed.as_ref().is_none_or(|r| r.expected_turn_id.is_none());
         let routed = routed.map(|r| r.steer);

@@ -224,6 +224,25 @@ pub enum Outgoing {
     },
 }
 
+impl Outgoing {
+    /// For an official or activeTurn steer's own `turn/steer`: what it was
+    /// presented as, since the host's answer is followed (and reconciled
+    /// when it differs); `None` for every other request.
+    ///
+    /// ```
+    /// use renderer_steering::core::codexhost::Delivery;
+    /// use renderer_steering::core::desktop::{Outgoing, SteerId};
+    /// assert_eq!(Outgoing::Own(SteerId(1), None).answer_followed("turn/steer"), Some(Delivery::Official));
+    /// assert_eq!(Outgoing::Own(SteerId(1), None).answer_followed("turn/start"), None);
+    /// ```
+    pub fn answer_followed(&self, method: &str) -> Option<Delivery> {
+        match self {
+            Outgoing::Own(_, tag) if method == "turn/steer" => Some(tag.unwrap_or(Delivery::Official)),
+            _ => None,
+        }
+    }
+}
+
 /// What the host's answer to a routed `turn/steer` carried.
 ///
 /// ```
