@@ -179,3 +179,33 @@ fn the_desktop_hook_opens_over_its_decider_with_its_steer_bound() {
     let missing = step(&mut bridge, 0, json!({ "do": "open", "engine": "desktop", "handle": 99 }), "");
     assert!(missing["thrown"].is_string());
 }
+
+fn desktop_hook(bridge: &mut Bridge) -> u32 {
+    let decider = codexhost(bridge);
+    step(bridge, 0, json!({ "do": "open", "engine": "desktop", "handle": decider }), "")["value"]["handle"].as_u64().unwrap() as u32
+}
+
+#[test]
+fn the_follow_ups_to_resume_are_named_by_position_and_ids_compare_only_as_strings_or_safe_integers() {
+    let mut bridge = Bridge::default();
+    let hook = desktop_hook(&mut bridge);
+    let stop = text("Interrupted before the steer was accepted.");
+    let number = |n: f64| json!({ "t": "number", "n": n });
+    let queue = json!([
+        text("old"), stop, // paused before: stays
+        text("new"), stop, // resumed
+        number(7.0), stop, // resumed: the string "7" was paused before, not 7
+        number(1.5), stop, // not an integer: no comparable id
+        number(9_007_199_254_740_992.0), stop, // beyond a safe integer
+        { "t": "object" }, stop,
+        { "t": "string", "units": 5000 }, stop, // beyond the id bound
+        text("user"), text("Paused by the user."),
+        text("queued"), { "t": "null" },
+        number(-3.0), stop, // resumed
+    ]);
+    let before = json!([text("old"), text("7")]);
+    let out = step(&mut bridge, hook, json!({ "do": "unpause", "followUps": queue, "pausedBefore": before }), "");
+    assert_eq!(out["value"], json!([1, 2, 9]), "{out}");
+    let unread = step(&mut bridge, hook, json!({ "do": "unpause", "pausedBefore": [] }), "");
+    assert_eq!(unread["value"], json!([]));
+}
