@@ -5,6 +5,8 @@
 //
 //   node scripts/docs-performance.mjs                  runs scripts/bench.sh (builds pkg/ and the floor; CPU-heavy, minutes)
 //   node scripts/docs-performance.mjs --from <file>    takes a saved `npm run bench` output instead
+//   node scripts/docs-performance.mjs --size-report <file>   writes the `<!-- size:begin -->` block
+//                                                      from a saved `bash scripts/size-report.sh` output
 import { spawn, execFileSync } from "node:child_process";
 import { readFileSync, writeFileSync } from "node:fs";
 import { cpus } from "node:os";
@@ -13,8 +15,6 @@ import { fileURLToPath } from "node:url";
 
 const repo = join(dirname(fileURLToPath(import.meta.url)), "..");
 const page = join(repo, "docs", "performance.md");
-const BEGIN = "<!-- bench:begin -->";
-const END = "<!-- bench:end -->";
 
 function runBench() {
   return new Promise((resolve, reject) => {
@@ -37,21 +37,38 @@ function chromiumVersion() {
   }
 }
 
+/** Replaces the page's block between `<!-- name:begin -->` and `<!-- name:end -->` with `lines`. */
+function writeBlock(name, lines) {
+  const begin = `<!-- ${name}:begin -->`;
+  const end = `<!-- ${name}:end -->`;
+  const text = readFileSync(page, "utf8");
+  const at = text.indexOf(begin);
+  const to = text.indexOf(end);
+  if (at < 0 || to < at) throw new Error(`${page} has no ${begin} ... ${end} block`);
+  writeFileSync(page, text.slice(0, at) + [begin, "", ...lines, "", end].join("\n") + text.slice(to + end.length));
+  console.error(`[docs-performance] ${page}: ${name} figures rewritten`);
+}
+
+const cpu = cpus();
+const version = JSON.parse(readFileSync(join(repo, "package.json"), "utf8")).version;
+const when = `renderer-steering ${version}, ${new Date().toISOString().slice(0, 10)}`;
+
+const sizeReport = process.argv.indexOf("--size-report");
+if (sizeReport > 0) {
+  // `bash scripts/size-report.sh > <file>`: the wasm by part, and the floor.
+  const output = readFileSync(process.argv[sizeReport + 1], "utf8");
+  const table = output.slice(output.indexOf("part of the wasm")).trimEnd();
+  if (!output.includes("part of the wasm") || !output.includes("dependency floor")) {
+    throw new Error("that does not look like the output of `bash scripts/size-report.sh`; the page was not changed");
+  }
+  writeBlock("size", [`Written by \`node scripts/docs-performance.mjs --size-report\` from one run of \`bash scripts/size-report.sh\` (${when}).`, "", "```text", table, "```"]);
+  process.exit(0);
+}
+
 const from = process.argv.indexOf("--from");
 const output = from > 0 ? readFileSync(process.argv[from + 1], "utf8") : await runBench();
 if (!output.includes("Round trips before the steer") || !output.includes("guards, this run:")) {
   throw new Error("that does not look like the output of `npm run bench`; the page was not changed");
 }
-const cpu = cpus();
-const version = JSON.parse(readFileSync(join(repo, "package.json"), "utf8")).version;
-const where =
-  `renderer-steering ${version}, ${new Date().toISOString().slice(0, 10)}: ${cpu.length} × ${cpu[0]?.model.trim() ?? "unknown CPU"}, ` +
-  `Node ${process.version}, ${chromiumVersion()}.`;
-const block = [BEGIN, "", `Written by \`node scripts/docs-performance.mjs\` from one run of \`npm run bench\` (${where})`, "", "```text", output.trimEnd(), "```", "", END].join("\n");
-
-const text = readFileSync(page, "utf8");
-const start = text.indexOf(BEGIN);
-const end = text.indexOf(END);
-if (start < 0 || end < start) throw new Error(`${page} has no ${BEGIN} ... ${END} block`);
-writeFileSync(page, text.slice(0, start) + block + text.slice(end + END.length));
-console.error(`[docs-performance] ${page}: figures rewritten`);
+const where = `${when}: ${cpu.length} × ${cpu[0]?.model.trim() ?? "unknown CPU"}, Node ${process.version}, ${chromiumVersion()}.`;
+writeBlock("bench", [`Written by \`node scripts/docs-performance.mjs\` from one run of \`npm run bench\` (${where})`, "", "```text", output.trimEnd(), "```"]);

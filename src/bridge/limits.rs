@@ -45,6 +45,9 @@ pub struct Limits {
     pub journal_record_units: u32,
     /// Most keys under the journal's prefix read by `recover()`.
     pub journal_keys: u32,
+    /// Most queued follow-ups read (a longer queue reads as unreadable:
+    /// none is resumed).
+    pub follow_ups: u32,
     /// The desktop requests the hook hands its core (every other request
     /// goes out untouched without a step).
     pub routed_methods: [&'static str; 2],
@@ -67,6 +70,7 @@ impl Default for Limits {
             // Every key the prefix holds, up to many times the records kept:
             // the engine drops the oldest past its bound.
             journal_keys: 16 * crate::core::journal::MAX_RECORDS as u32,
+            follow_ups: 4096,
             routed_methods: crate::core::desktop::ROUTED_METHODS,
         }
     }
