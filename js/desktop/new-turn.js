@@ -8,6 +8,7 @@
 import { attempt, field, id, method, randomId, report, routeKey } from "./safety.js";
 import { packageFacts, verdict } from "./driver.js";
 import { described, describedId } from "../driver/front-door.js";
+import { limits } from "../driver/module.js";
 
 /** Fails the steer unless the core's step is `want`. */
 function expect([step, error], want) {
@@ -130,10 +131,11 @@ async function readFollowUps(hook, steer, threadId) {
 
 /**
  * The queue for the core: each message's `id` and `pauseReason`, described,
- * as one flat list; undefined unless an array. May throw (a Proxy).
+ * as one flat list; undefined unless an array within the module's bound.
+ * May throw (a Proxy).
  */
 function readQueue(messages) {
-  if (!Array.isArray(messages)) return undefined;
+  if (!Array.isArray(messages) || messages.length > limits.followUps) return undefined;
   const read = [];
   for (let at = 0; at < messages.length; at++) {
     const message = messages[at];

@@ -79,6 +79,18 @@ test("a queued message that throws on every read is left as it is, and the other
   assert.deepEqual({ ...manager.queue[1] }, { id: "new", pauseReason: null });
 });
 
+test("a queue longer than the module's bound is not read, so nothing is resumed", async () => {
+  const queue = Array.from({ length: 4097 }, (_, at) => ({ id: `q-${at}` }));
+  const manager = new RequestManager(answers, { queue, pauseOnSteer: "new" });
+  api.installDesktopSteering(manager);
+  await callSteer(manager, "t", "x");
+  assert.equal(manager.queue.at(-1).pauseReason, PAUSED, "left paused: the queue was not read");
+  const short = new RequestManager(answers, { queue: queue.slice(0, 4095), pauseOnSteer: "new" });
+  api.installDesktopSteering(short);
+  await callSteer(short, "t", "x");
+  assert.equal(short.queue.at(-1).pauseReason, null, "4,096 with the new one, within the bound: resumed");
+});
+
 test("the route is keyed by thread and message id, and removed once the newTurn settles: the desktop's own turn/start goes out plain", async () => {
   const manager = new RequestManager(answers, { deferStart: 30 });
   api.installDesktopSteering(manager);
