@@ -6,7 +6,7 @@
 import { test, before } from "node:test";
 import assert from "node:assert/strict";
 import { packAndInstall } from "./pack.mjs";
-import { RequestManager, callSteer } from "./fake-manager.mjs";
+import { answers, callSteer, RequestManager, settle } from "./fake-manager.mjs";
 
 let api;
 before(async () => {
@@ -15,12 +15,6 @@ before(async () => {
 });
 
 const PAUSED = "Interrupted before the steer was accepted.";
-const answers = (delivery) => ({
-  "codexhost/thread/steering/inspect": { delivery },
-  "turn/steer": { turnId: "turn-2" },
-  "turn/start": { turn: { id: "turn-3" } },
-});
-const settle = (promise) => Promise.resolve(promise).then((value) => ({ value }), (error) => ({ error }));
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 const until = async (condition) => {
   for (let i = 0; i < 2000 && !condition(); i++) await sleep(1);

@@ -15,7 +15,7 @@
 import { test, before } from "node:test";
 import assert from "node:assert/strict";
 import { packAndInstall } from "./pack.mjs";
-import { RequestManager } from "./fake-manager.mjs";
+import { answers, RequestManager, settle } from "./fake-manager.mjs";
 
 let api;
 before(async () => {
@@ -23,12 +23,6 @@ before(async () => {
   await api.init();
 });
 
-const answers = (delivery) => ({
-  "codexhost/thread/steering/inspect": { delivery },
-  "turn/steer": { turnId: "turn-2" },
-  "turn/start": { turn: { id: "turn-3" } },
-});
-const settle = (promise) => Promise.resolve(promise).then((value) => ({ value }), (error) => ({ error }));
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 const text = (t) => [{ type: "text", text: t }];
 const count = (m, method) => m.sent.filter((s) => s.method === method).length;

@@ -6,7 +6,7 @@
 import { test, before } from "node:test";
 import assert from "node:assert/strict";
 import { packAndInstall } from "./pack.mjs";
-import { RequestManager, callSteer } from "./fake-manager.mjs";
+import { answers, callSteer, RequestManager, settle } from "./fake-manager.mjs";
 
 let api;
 before(async () => {
@@ -14,12 +14,6 @@ before(async () => {
   await api.init();
 });
 
-const answers = (delivery) => ({
-  "codexhost/thread/steering/inspect": { delivery },
-  "turn/steer": { turnId: "turn-2" },
-  "turn/start": { turn: { id: "turn-3" } },
-});
-const settle = (promise) => Promise.resolve(promise).then((value) => ({ value }), (error) => ({ error }));
 const methods = (manager) => manager.sent.map((s) => s.method);
 const text = (t) => [{ type: "text", text: t }];
 

@@ -64,3 +64,13 @@ export function callSteer(manager, threadId, text, extra = {}) {
   const restoreMessage = { id: "restore-1", context: { collaborationMode: "pair", commentAttachments: [] }, cwd: "/repo", ...extra.restore };
   return manager.steerTurn(threadId, [{ type: "text", text }], restoreMessage, "fast", undefined, extra.messageId, { ctx: 1 }, extra.toolOutput ?? null, extra.onMessageAdded);
 }
+
+/** A host's answers for the fake manager: the inspect names `delivery`; turn/steer and turn/start succeed. */
+export const answers = (delivery) => ({
+  "codexhost/thread/steering/inspect": { delivery },
+  "turn/steer": { turnId: "turn-2" },
+  "turn/start": { turn: { id: "turn-3" } },
+});
+
+/** `{ value }` or `{ error }`: how `promise` settled. */
+export const settle = (promise) => Promise.resolve(promise).then((value) => ({ value }), (error) => ({ error }));
