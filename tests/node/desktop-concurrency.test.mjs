@@ -6,7 +6,7 @@
 import { test, before } from "node:test";
 import assert from "node:assert/strict";
 import { packAndInstall } from "./pack.mjs";
-import { answers, callSteer, RequestManager, settle } from "./fake-manager.mjs";
+import { answers, callSteer, RequestManager, settle, text } from "./fake-manager.mjs";
 
 let api;
 before(async () => {
@@ -21,7 +21,6 @@ const until = async (condition) => {
 };
 const wire = (m) => m.sent.map((s) => `${s.method} ${s.params?.clientUserMessageId ?? ""}`.trim());
 const count = (m, method) => m.sent.filter((s) => s.method === method).length;
-const text = (t) => [{ type: "text", text: t }];
 
 test("a late turn/start of an abandoned newTurn is refused while the same message is sent again: one turn/steer, never a plain turn/start", async () => {
   // The retry's startTurn is quick: it waits for the first one's route, then goes.

@@ -4,7 +4,7 @@
 import { test, before } from "node:test";
 import assert from "node:assert/strict";
 import { packAndInstall } from "./pack.mjs";
-import { RequestManager, callSteer } from "./fake-manager.mjs";
+import { callSteer, methods, RequestManager } from "./fake-manager.mjs";
 
 let api;
 before(async () => {
@@ -14,7 +14,6 @@ before(async () => {
 
 const PAUSED = "Interrupted before the steer was accepted.";
 const answers = { "codexhost/thread/steering/inspect": { delivery: "newTurn" }, "turn/steer": { turnId: "turn-2" }, "turn/start": { turn: { id: "turn-3" } } };
-const methods = (manager) => manager.sent.map((s) => s.method);
 const settle = (promise) => promise.then((value) => ({ value }), (error) => ({ error }));
 
 test("restoreMessage.context must be an object: invalidInput, the draft by identity, nothing started", async () => {

@@ -15,7 +15,7 @@
 import { test, before } from "node:test";
 import assert from "node:assert/strict";
 import { packAndInstall } from "./pack.mjs";
-import { answers, RequestManager, settle } from "./fake-manager.mjs";
+import { answers, RequestManager, settle, text } from "./fake-manager.mjs";
 
 let api;
 before(async () => {
@@ -24,7 +24,6 @@ before(async () => {
 });
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
-const text = (t) => [{ type: "text", text: t }];
 const count = (m, method) => m.sent.filter((s) => s.method === method).length;
 const wire = (m) => m.sent.map((s) => `${s.method} ${s.params?.clientUserMessageId ?? ""}`.trim());
 

@@ -6,7 +6,7 @@
 import { test, before } from "node:test";
 import assert from "node:assert/strict";
 import { packAndInstall } from "./pack.mjs";
-import { answers, callSteer, RequestManager, settle } from "./fake-manager.mjs";
+import { answers, callSteer, methods, RequestManager, settle, text } from "./fake-manager.mjs";
 
 let api;
 before(async () => {
@@ -14,8 +14,6 @@ before(async () => {
   await api.init();
 });
 
-const methods = (manager) => manager.sent.map((s) => s.method);
-const text = (t) => [{ type: "text", text: t }];
 
 test("a window that becomes a follower while the inspect is out sends the desktop's own steer untagged, its result untouched, and frees the thread once it settles", async () => {
   const manager = new RequestManager(answers("activeTurn"));

@@ -7,7 +7,7 @@
 import { test, before } from "node:test";
 import assert from "node:assert/strict";
 import { packAndInstall } from "./pack.mjs";
-import { RequestManager, settle } from "./fake-manager.mjs";
+import { RequestManager, settle, text } from "./fake-manager.mjs";
 
 let api;
 before(async () => {
@@ -15,7 +15,6 @@ before(async () => {
   await api.init();
 });
 
-const text = (t) => [{ type: "text", text: t }];
 const count = (m, method) => m.sent.filter((s) => s.method === method).length;
 const never = () => new Promise(() => {});
 

@@ -6,7 +6,7 @@
 import { test, before } from "node:test";
 import assert from "node:assert/strict";
 import { packAndInstall } from "./pack.mjs";
-import { answers, callSteer, RequestManager, settle } from "./fake-manager.mjs";
+import { answers, callSteer, methods, RequestManager, settle, text } from "./fake-manager.mjs";
 
 let api;
 before(async () => {
@@ -14,8 +14,6 @@ before(async () => {
   await api.init();
 });
 
-const methods = (manager) => manager.sent.map((s) => s.method);
-const text = (t) => [{ type: "text", text: t }];
 
 test("newTurn's submission carries the desktop's own values: context, metadata, attachments and callback by identity", async () => {
   const manager = new RequestManager(answers("newTurn"));

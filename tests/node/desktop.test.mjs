@@ -5,7 +5,7 @@ import assert from "node:assert/strict";
 import { setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
 import { packAndInstall } from "./pack.mjs";
-import { RequestManager, callSteer, ownNames } from "./fake-manager.mjs";
+import { callSteer, methods, ownNames, RequestManager } from "./fake-manager.mjs";
 
 let api;
 before(async () => {
@@ -21,7 +21,6 @@ const answers = (delivery) => ({
   "thread/list": { data: [] },
 });
 const install = (manager) => api.installDesktopSteering(manager);
-const methods = (manager) => manager.sent.map((s) => s.method);
 const settle = (promise) => promise.then((value) => ({ value }), (error) => ({ error }));
 
 test("install returns null without the methods", () => {

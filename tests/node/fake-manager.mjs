@@ -74,3 +74,9 @@ export const answers = (delivery) => ({
 
 /** `{ value }` or `{ error }`: how `promise` settled. */
 export const settle = (promise) => Promise.resolve(promise).then((value) => ({ value }), (error) => ({ error }));
+
+/** The methods the manager sent, in order. */
+export const methods = (manager) => manager.sent.map((s) => s.method);
+
+/** A draft of one text item. */
+export const text = (t) => [{ type: "text", text: t }];
