@@ -150,7 +150,9 @@ export interface PresentationHooks {
 }
 /** Hooks of `AcpSteering.send`. */
 export interface AcpSendHooks {
-  /** The message may have reached the agent but no answer came (the path it took). */
+  /** The agent accepted the message as pending input of the running turn (`steeringExtension`, `inject`): show it optimistically; `send` resolves once it is delivered. */
+  accepted?: (path: AcpPath) => void;
+  /** The message may have reached the agent but no answer came, or its turn was cancelled before it landed (the path it took). */
   unconfirmed?: (path: AcpPath) => void;
 }
 export interface SteerResult { turnId: string; delivery: Delivery; presented: Delivery; trace: Trace }
@@ -173,9 +175,20 @@ export interface DesktopOptions extends JournalOptions {
 
 /** An ACP content block. */
 export type ContentBlock = TextBlock | ImageBlock | AudioBlock | ResourceLinkBlock | ResourceBlock;
-/** The `initialize` answer of an ACP agent (only the capability fields are read). */
+/** A v2 capability: present (an object) means supported; omitted or `null`, not. */
+export type V2Capability = { _meta?: Meta } | null;
+/** The `initialize` answer of an ACP agent, v1 or v2 (only the version and the capability fields are read). */
 export interface InitializeAnswer {
+  /** 2: the connection speaks ACP v2 (preview); anything else: v1. */
   protocolVersion?: number;
+  /** ACP v2's capabilities. */
+  capabilities?: {
+    session?: {
+      prompt?: { image?: V2Capability; audio?: V2Capability; embeddedContext?: V2Capability } | null;
+      inject?: { modes: ("queue" | "steer")[]; steerInStream?: ("interrupt" | "finish")[]; pending?: { replace?: boolean | V2Capability } } | null;
+    } | null;
+    _meta?: Meta;
+  } | null;
   agentCapabilities?: {
     promptCapabilities?: { image?: boolean | null; audio?: boolean | null; embeddedContext?: boolean | null } | null;
     session?: { inject?: { modes: ("queue" | "steer")[]; steer_in_stream?: ("interrupt" | "finish")[]; pending?: { replace?: boolean } } } | null;
@@ -195,8 +208,10 @@ export interface AcpOptions extends JournalOptions {
 export type InputMode = "direct" | "queue" | "idle" | "unavailable";
 export interface ComposerState { mode: InputMode; hint: string; queued: ContentBlock[][]; pendingInjects: string[] }
 export type AcpOutcome =
-  | { kind: "injected"; messageId?: string; trace: Trace }
-  | { kind: "prompted"; stopReason: string; superseded: boolean; trace: Trace }
+  /** `session/inject`: accepted, with its `messageId` (delivered on its echo). `_session/steering`: delivered, on the evidence `delivered` names. */
+  | { kind: "injected"; messageId?: string; delivered?: "echo" | "turnEnded"; trace: Trace }
+  /** Sent as a `session/prompt`: v1, its turn ended (`stopReason`); v2, the agent inserted it (`messageId`). */
+  | { kind: "prompted"; stopReason?: string; messageId?: string; superseded: boolean; trace: Trace }
   | { kind: "startedNewTurn"; trace: Trace }
   | { kind: "handedOff"; handoff: "folded" | "deferred"; stopReason: string; trace: Trace }
   | { kind: "handedBack"; reason: "turnCancelled"; draft: ContentBlock[]; trace: Trace };
@@ -267,9 +282,9 @@ export class AcpSteering {
   promptSent(sessionId: string): PromptToken;
   /** The app sent `session/cancel`: waiting messages are handed back now. */
   cancelSent(sessionId: string): void;
-  /** The app's `session/prompt` was answered; `token` is what `promptSent` returned for it. */
+  /** The app's `session/prompt` was answered (v1: its turn ended; v2: `{ messageId }`, inserted); `token` is what `promptSent` returned for it. */
   promptAnswered(sessionId: string, answer: object, token?: PromptToken): PromptVerdict;
-  /** A `session/update` notification's `update` object. */
+  /** A `session/update` notification's `update` object (echoes; on v2 also `state_update`, the turn's state). */
   update(sessionId: string, update: object): void;
   /** The turn the agent started itself has ended. */
   sessionIdle(sessionId: string): void;

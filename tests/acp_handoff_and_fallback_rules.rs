@@ -82,7 +82,8 @@ fn method_not_found_on_inject_falls_to_the_steering_extension() {
         );
     assert_eq!(log.methods(), ["session/inject", "_session/steering"]);
     assert_eq!(log.sent[1].params["prompt"], json!(text("x")), "the same message, unchanged");
-    assert!(matches!(done(&log, op), Some(Ok(AcpOutcome::Injected { message_id: None, .. }))));
+    assert_eq!(log.accepted(), [op]);
+    assert!(done(&log, op).is_none(), "accepted as pending input: delivered only once the turn shows it");
     assert_eq!(e.path(), SteerPath::SteeringExtension);
     assert_eq!(e.composer("s").mode, InputMode::Direct, "steering stays on");
     e.send("s", text("y"), 0).unwrap();

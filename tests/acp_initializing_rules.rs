@@ -37,6 +37,9 @@ fn a_send_waits_for_initialize_then_takes_the_advertised_path() {
     let log = run(&mut e, 5, |_, _| Some(HostAnswer::Result(json!({ "outcome": "injected" }).into())));
     assert_eq!(log.methods(), ["_session/steering"]);
     assert_eq!(log.sent[0].params["prompt"], json!(text("use pnpm")));
+    assert_eq!(log.accepted(), [op]);
+    e.prompt_answered("s", &json!({ "stopReason": "end_turn" }).into(), 6);
+    let log = run(&mut e, 6, silent);
     assert!(matches!(done(&log, op), Some(Ok(AcpOutcome::Injected { .. }))));
 }
 

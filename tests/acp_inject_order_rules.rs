@@ -36,7 +36,7 @@ fn an_echo_before_the_inject_answer_means_delivered() {
     e.prompt_sent("s");
     let op = e.send("s", text("use pnpm"), 0).unwrap();
     let sent = run(&mut e, 0, silent);
-    e.update("s", &echo("m1"));
+    e.update("s", &echo("m1"), 0);
     e.handle_answer(sent.sent[0].id, HostAnswer::Result(json!({ "messageId": "m1" }).into()), 1);
     let log = run(&mut e, 1, silent);
     assert!(matches!(done(&log, op), Some(Ok(AcpOutcome::Injected { .. }))));
@@ -51,7 +51,7 @@ fn echoes_of_other_messages_are_not_kept_without_an_inject_in_flight() {
     let mut e = inject_agent();
     e.prompt_sent("s");
     for i in 0..1000 {
-        e.update("s", &echo(&format!("other-{i}")));
+        e.update("s", &echo(&format!("other-{i}")), 0);
     }
     e.prompt_answered("s", &json!({ "stopReason": "end_turn" }).into(), 0);
     assert_eq!(e.live_state(), 0);

@@ -212,9 +212,11 @@ impl World {
                 }
                 self.engine.session_replaced(&sid(s));
             }
-            Ev::Echo(s) => {
-                self.engine.update(&sid(s), &json!({ "sessionUpdate": "user_message", "messageId": format!("m{}", self.next_msg) }).into())
-            }
+            Ev::Echo(s) => self.engine.update(
+                &sid(s),
+                &json!({ "sessionUpdate": "user_message", "messageId": format!("m{}", self.next_msg) }).into(),
+                0,
+            ),
         }
         self.drain();
     }
@@ -236,7 +238,7 @@ impl World {
         // The agent delivers every accepted inject in the end (its echo).
         for m in 1..=self.next_msg {
             for s in 0..3u8 {
-                self.engine.update(&format!("s{s}"), &json!({ "sessionUpdate": "user_message", "messageId": format!("m{m}") }).into());
+                self.engine.update(&format!("s{s}"), &json!({ "sessionUpdate": "user_message", "messageId": format!("m{m}") }).into(), 0);
             }
         }
         self.drain();

@@ -56,7 +56,7 @@ fn the_path_is_chosen_from_initialize_in_order_and_gated_strictly() {
     for garbage in [json!(null), json!([]), json!("x"), json!({ "agentCapabilities": 5 })] {
         assert_eq!(
             Capabilities::from_initialize(&garbage.clone().into(), true),
-            Capabilities { path: SteerPath::Queue, prompt: Default::default(), offered: [None; 3] }
+            Capabilities { protocol: Default::default(), path: SteerPath::Queue, prompt: Default::default(), offered: [None; 3] }
         );
     }
 }
@@ -79,7 +79,7 @@ fn an_idle_session_gets_a_normal_prompt_that_is_not_bounded() {
     assert_eq!(log.sent[0].params, json!({ "sessionId": "s", "prompt": text("hello") }));
     assert_eq!(log.sent[0].timeout_ms, None, "the open prompt of a turn is not bounded");
     assert!(
-        matches!(done(&log, op), Some(Ok(AcpOutcome::Prompted { ref stop_reason, superseded: false, .. })) if stop_reason == "end_turn")
+        matches!(done(&log, op), Some(Ok(AcpOutcome::Prompted { ref stop_reason, superseded: false, .. })) if stop_reason.as_deref() == Some("end_turn"))
     );
     assert_eq!(e.live_state(), 0);
 }
@@ -96,8 +96,13 @@ fn steering_extension_always_sends_the_opt_in_and_injected_is_done() {
         json!({ "sessionId": "s", "prompt": text("use pnpm"), "_meta": { "steering": { "idleBehavior": "promptRequired" } } })
     );
     assert_eq!(log.sent[0].timeout_ms, Some(10_000));
-    assert!(matches!(done(&log, op), Some(Ok(AcpOutcome::Injected { message_id: None, .. }))));
+    assert_eq!(log.accepted(), [op]);
+    assert!(done(&log, op).is_none(), "accepted is not delivered");
     assert_eq!(e.composer("s").mode, InputMode::Direct, "the original prompt still owns completion");
+    e.prompt_answered("s", &json!({ "stopReason": "end_turn" }).into(), 1);
+    let log = run(&mut e, 1, silent);
+    let delivered = done(&log, op);
+    assert!(matches!(delivered, Some(Ok(AcpOutcome::Injected { message_id: None, delivered: Some("turnEnded"), .. }))), "{delivered:?}");
 }
 
 #[test]
@@ -205,9 +210,9 @@ fn inject_steers_and_the_user_message_echo_marks_it_delivered() {
     assert_eq!(log.sent[0].params, json!({ "sessionId": "s", "mode": "steer", "content": text("x") }));
     assert!(matches!(done(&log, op), Some(Ok(AcpOutcome::Injected { message_id: Some(ref m), .. })) if m == "m1"));
     assert_eq!(e.composer("s").pending_injects, ["m1"]);
-    e.update("s", &json!({ "sessionUpdate": "user_message", "messageId": "other" }).into());
+    e.update("s", &json!({ "sessionUpdate": "user_message", "messageId": "other" }).into(), 0);
     assert_eq!(e.composer("s").pending_injects, ["m1"]);
-    e.update("s", &json!({ "sessionUpdate": "user_message", "messageId": "m1", "content": text("x") }).into());
+    e.update("s", &json!({ "sessionUpdate": "user_message", "messageId": "m1", "content": text("x") }).into(), 0);
     assert!(e.composer("s").pending_injects.is_empty());
 }
 
@@ -301,6 +306,9 @@ fn steers_are_fifo_one_in_flight_and_never_overtake_the_queue() {
     e.handle_answer(first.sent[0].id, HostAnswer::Result(json!({ "outcome": "injected" }).into()), 0);
     let log = run(&mut e, 0, |_, p| Some(HostAnswer::Result(json!({ "outcome": "injected", "echo": p["prompt"][0]["text"] }).into())));
     assert_eq!(log.sent.iter().map(|r| r.params["prompt"][0]["text"].as_str().unwrap()).collect::<Vec<_>>(), ["b", "c"]);
+    assert_eq!(log.accepted(), [a, b, c], "each accepted in turn, in order");
+    e.prompt_answered("s", &json!({ "stopReason": "end_turn" }).into(), 0);
+    let log = run(&mut e, 0, silent);
     for op in [a, b, c] {
         assert!(matches!(done(&log, op), Some(Ok(AcpOutcome::Injected { .. }))), "{op:?}");
     }

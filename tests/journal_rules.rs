@@ -383,7 +383,21 @@ fn acp_writes_the_record_before_the_request_and_removes_it_once_answered() {
     let expected = json!({ "v": 1, "dialect": "acp", "key": "s", "messageId": id, "method": "_session/steering",
         "draft": text("use pnpm"), "presented": "steer", "at": 7.0 + OFFSET });
     assert_eq!(written, expected);
-    assert_eq!(removals(&log.actions), [k]);
+    assert!(removals(&log.actions).is_empty(), "accepted as pending input is not settled yet");
+    e.prompt_answered("s", &json!({ "stopReason": "end_turn" }).into(), 8);
+    let log = run(&mut e, 8, |_, _| None);
+    assert_eq!(removals(&log.actions), [k], "the turn ended: the steer landed");
+}
+
+#[test]
+fn acp_keeps_the_record_of_an_accepted_steer_whose_turn_is_cancelled() {
+    let mut e = acp();
+    e.send("s", text("use pnpm"), 7).unwrap();
+    run(&mut e, 7, |_, _| ok(json!({ "outcome": "injected" })));
+    e.cancel_sent("s");
+    let log = run(&mut e, 8, |_, _| None);
+    assert!(removals(&log.actions).is_empty(), "it may not have arrived: the record stays for recover()");
+    assert!(log.actions.iter().any(|a| matches!(a, Action::Complete { result: Err(e), .. } if e.failure.kind() == "outcomeUnknown")));
 }
 
 #[test]

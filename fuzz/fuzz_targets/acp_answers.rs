@@ -30,7 +30,7 @@ fuzz_target!(|data: &[u8]| {
         }
         let Some(answer) = answers.next() else { break };
         if let HostAnswer::Result(value) = &answer {
-            engine.update("s", value);
+            engine.update("s", value, 0);
             if round % 3 == 0 {
                 engine.prompt_answered("s", value, round);
             }

@@ -107,7 +107,7 @@ fuzz_target!(|data: &[u8]| {
                 }
                 5 => e.session_idle(&session, now),
                 6 if b % 4 == 0 => e.session_replaced(&session),
-                6 => e.update(&session, &json!({ "sessionUpdate": "user_message", "messageId": "m1" }).into()),
+                6 => e.update(&session, &json!({ "sessionUpdate": "user_message", "messageId": "m1" }).into(), 0),
                 _ => {
                     if let Ok(op) = e.revoke(&session, "m1", now) {
                         started.push(op);

@@ -4,18 +4,18 @@
 import { openEngine, recover } from "../driver/engine.js";
 import { own } from "../driver/fields.js";
 import { follow } from "../driver/host.js";
-import { described, describedId, draftText, hostValue, readOptions, unconfirmedRecord } from "../driver/front-door.js";
+import { described, describedId, draftText, hostValue, readOptions, sendHooks } from "../driver/front-door.js";
 import { limits, ready, step } from "../driver/module.js";
 import { now, wallNow } from "../driver/report.js";
 import { steeringError } from "../driver/steering-error.js";
 import { adopt, freeable, method } from "./instances.js";
 
 /** The fields of an `initialize` answer the engine reads. */
-const INITIALIZE_FIELDS = ["protocolVersion", "agentCapabilities", "_meta"];
+const INITIALIZE_FIELDS = ["protocolVersion", "agentCapabilities", "capabilities", "_meta"];
 /** The fields of a `session/prompt` answer the engine reads. */
-const PROMPT_ANSWER_FIELDS = ["stopReason", "usage", "_meta"];
+const PROMPT_ANSWER_FIELDS = ["stopReason", "messageId", "usage", "_meta"];
 /** The fields of a `session/update`'s `update` the engine reads (a tool's output can be megabytes). */
-const UPDATE_FIELDS = ["sessionUpdate", "messageId"];
+const UPDATE_FIELDS = ["sessionUpdate", "messageId", "state", "stopReason"];
 
 /** A synchronous method's call: its value, or the engine's refusal thrown. */
 function sync(self, name, input, payload) {
@@ -68,7 +68,7 @@ export class AcpSteering {
     return method(this, AcpSteering, "send", { async: true, draft: content }, (engine) => {
       // Read before the engine takes the message: a getter that calls back
       // (dispose, free, connectionClosed) runs while nothing is submitted.
-      const record = unconfirmedRecord(hooks);
+      const record = sendHooks(hooks);
       const [refused, payload] = draftText(content);
       return engine.submit({ do: "send", now: now(), sessionId: describedId(sessionId), refused }, payload, record, content);
     });
@@ -110,7 +110,7 @@ export class AcpSteering {
   /** A `session/update` notification's `update` object. */
   update(sessionId, update) {
     const [refused, payload] = hostValue(update, UPDATE_FIELDS);
-    sync(this, "update", { do: "update", sessionId: describedId(sessionId), refused }, payload);
+    sync(this, "update", { do: "update", now: now(), sessionId: describedId(sessionId), refused }, payload);
   }
 
   /** The turn the agent started itself has ended. */

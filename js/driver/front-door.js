@@ -142,10 +142,10 @@ export function readCall(args, fields, hooks) {
   return record;
 }
 
-/** A call record holding only `hooks.unconfirmed` (an ACP send's one hook). Never throws. */
-export function unconfirmedRecord(hooks) {
+/** A call record holding an ACP send's hooks, `accepted` and `unconfirmed`. Never throws. */
+export function sendHooks(hooks) {
   const record = { hooks: { __proto__: null } };
-  readHooks(hooks, record, ["unconfirmed"]);
+  readHooks(hooks, record, ["accepted", "unconfirmed"]);
   return record;
 }
 
@@ -174,7 +174,7 @@ function runHook(record, name, count, first, second) {
 
 /**
  * Runs a call record's UI hook: `present(shown)`, `retract()`,
- * `unconfirmed(shown)` or `reconcile(from, to)`; without a `reconcile` hook,
+ * `accepted(shown)`, `unconfirmed(shown)` or `reconcile(from, to)`; without a `reconcile` hook,
  * `retract()` then `present(to)`. A missing hook does nothing; a throwing
  * one is reported. Never throws.
  */

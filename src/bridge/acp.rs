@@ -207,7 +207,7 @@ impl Session {
             "update" => {
                 let session_id = session()?;
                 let update = host_value(input.refused, payload, "the update")?;
-                engine.update(&session_id, &update);
+                engine.update(&session_id, &update, now);
                 none
             }
             "sessionIdle" => {

@@ -43,6 +43,13 @@ pub enum Step {
         /// What to show.
         shown: &'static str,
     },
+    /// `accepted(shown)`: the agent took the message as pending input.
+    Accepted {
+        /// The submission.
+        op: u64,
+        /// The path that took it.
+        shown: &'static str,
+    },
     /// `reconcile(from, to)` (without it: `retract()` then `present(to)`).
     Reconcile {
         /// The submission.
@@ -108,6 +115,7 @@ impl Step {
                 message: request.carries_message,
             },
             Action::Present { op, presentation } => Step::Present { op: op.0, shown: presentation },
+            Action::Accepted { op, presentation } => Step::Accepted { op: op.0, shown: presentation },
             Action::Reconcile { op, from, to } => Step::Reconcile { op: op.0, from, to },
             Action::Retract { op } => Step::Retract { op: op.0 },
             Action::Unconfirmed { op, presentation } => Step::Unconfirmed { op: op.0, shown: presentation },

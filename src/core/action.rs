@@ -61,6 +61,14 @@ pub enum Action<O> {
         /// What to show.
         presentation: &'static str,
     },
+    /// The agent accepted the message as pending input of the running turn
+    /// (ACP): it is not yet shown to have reached the turn.
+    Accepted {
+        /// The submission.
+        op: OpId,
+        /// The path that took it (`steeringExtension`, `inject`).
+        presentation: &'static str,
+    },
     /// The host delivered differently from what was shown: replace, never show both.
     Reconcile {
         /// The submission.

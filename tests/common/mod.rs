@@ -55,6 +55,10 @@ impl<O: Clone> Log<O> {
             })
             .collect()
     }
+    /// The submissions an agent accepted as pending input, in order.
+    pub fn accepted(&self) -> Vec<OpId> {
+        self.actions.iter().filter_map(|a| if let Action::Accepted { op, .. } = a { Some(*op) } else { None }).collect()
+    }
     pub fn has_retract(&self) -> bool {
         self.actions.iter().any(|a| matches!(a, Action::Retract { .. }))
     }

@@ -4,16 +4,18 @@
 mod closed;
 mod composer;
 mod injects;
+mod landing;
 mod lifecycle;
 mod prompts;
 mod recover;
+mod state_update;
 
 pub use closed::MAX_CLOSED_SESSIONS;
 pub use lifecycle::{PromptToken, PromptVerdict};
 
 use std::collections::VecDeque;
 
-use super::capabilities::{Capabilities, SteerPath};
+use super::capabilities::{Capabilities, Protocol, SteerPath};
 use super::outcome::{classify_steer, AcpOutcome, SteerVerdict};
 use super::session::{ComposerState, Handoff, Session};
 use super::wire::{IdleBehavior, SessionParams, SteeringMeta};
@@ -31,9 +33,16 @@ use crate::core::trace::Trace;
 
 #[derive(Debug, Clone, Copy, PartialEq)]
 enum Stage {
-    Queued { must_prompt: bool },
+    Queued {
+        must_prompt: bool,
+    },
     Steering(SteerPath),
-    Prompting { handoff: bool },
+    Prompting {
+        handoff: bool,
+    },
+    /// Accepted by `_session/steering` as pending input of the running
+    /// turn; waits for evidence that it reached the turn.
+    Landing,
     Revoking,
     Replacing,
 }
@@ -44,7 +53,7 @@ impl Stage {
     fn sent_by(self) -> Option<&'static str> {
         match self {
             Stage::Queued { .. } => None,
-            Stage::Steering(_) | Stage::Prompting { .. } => Some("the steer"),
+            Stage::Steering(_) | Stage::Prompting { .. } | Stage::Landing => Some("the steer"),
             Stage::Revoking => Some("session/revoke_inject"),
             Stage::Replacing => Some("session/replace_inject"),
         }
@@ -148,6 +157,18 @@ impl AcpEngine {
         caps.offered.iter().flatten().find(|p| !self.dialect.refused.contains(p)).copied().unwrap_or(SteerPath::Queue)
     }
 
+    /// The ACP version of the connection (v1 until an `initialize` answer says 2).
+    ///
+    /// ```
+    /// # use renderer_steering::core::acp::{AcpEngine, Protocol};
+    /// let mut e = AcpEngine::new(Default::default(), false);
+    /// e.initialized(&serde_json::json!({ "protocolVersion": 2, "capabilities": {} }).into(), 0);
+    /// assert_eq!(e.protocol(), Protocol::V2);
+    /// ```
+    pub fn protocol(&self) -> Protocol {
+        self.dialect.caps.map(|c| c.protocol).unwrap_or_default()
+    }
+
     /// Sends a user's message for `session_id`: steered into the running
     /// turn, queued behind it, or sent as a prompt when idle. Immediate
     /// refusals return `Err` with the draft.
@@ -211,6 +232,7 @@ impl AcpEngine {
         let path = if running && !must_prompt { self.path() } else { SteerPath::Queue };
         let Some(op) = self.ops.get(&op_id) else { return };
         let content = Some(&op.content);
+        let v2 = self.dialect.caps.is_some_and(|c| c.protocol == Protocol::V2);
         let base = SessionParams { session_id: &session_id, ..SessionParams::default() };
         let (method, params, timeout) = match path {
             SteerPath::Inject { .. } => {
@@ -225,7 +247,11 @@ impl AcpEngine {
                 },
                 Some(self.timeouts.request_ms),
             ),
-            SteerPath::PromptHandoff | SteerPath::Queue => ("session/prompt", SessionParams { prompt: content, ..base }, None),
+            // A v1 prompt is open for its whole turn; a v2 one answers at
+            // insertion, so its wait is bounded like a steer's.
+            SteerPath::PromptHandoff | SteerPath::Queue => {
+                ("session/prompt", SessionParams { prompt: content, ..base }, v2.then_some(self.timeouts.request_ms))
+            }
         };
         let params = Json::of(&params);
         let handoff = path == SteerPath::PromptHandoff;
@@ -233,7 +259,7 @@ impl AcpEngine {
             SteerPath::Queue | SteerPath::PromptHandoff => Stage::Prompting { handoff },
             steer => Stage::Steering(steer),
         };
-        if matches!(stage, Stage::Prompting { .. }) {
+        if matches!(stage, Stage::Prompting { .. }) && !v2 {
             let session = self.session(&session_id);
             session.open_prompts += 1;
             if handoff {
@@ -295,7 +321,9 @@ impl AcpEngine {
         self.dialect.touched.insert(session_id.clone());
         match stage {
             Stage::Steering(_) => match classify_steer(pending.method, &answer, pending.timeout_ms) {
+                SteerVerdict::Injected(None) => self.accepted(op_id, &session_id),
                 SteerVerdict::Injected(message_id) => {
+                    self.push(Action::Accepted { op: op_id, presentation: "inject" });
                     let (content, trace) = self
                         .ops
                         .get(&op_id)
@@ -306,15 +334,17 @@ impl AcpEngine {
                     if let Some(id) = message_id.as_ref().filter(|id| !early.contains(id)) {
                         session.pending_injects.insert(id.clone(), content);
                     }
-                    self.succeed(op_id, AcpOutcome::Injected { message_id, trace });
+                    self.succeed(op_id, AcpOutcome::Injected { message_id, delivered: None, trace });
                 }
                 SteerVerdict::PromptRequired => {
                     let session = self.session(&session_id);
                     if session.open_prompts == 0 {
                         // The agent says no turn runs and no prompt is open: an
-                        // unowned turn it started has ended.
+                        // unowned turn it started has ended (v2: its idle
+                        // update is on its way).
                         session.unowned_turn = false;
                         session.older_prompts = 0;
+                        session.foreground_busy = false;
                     }
                     self.requeue(op_id, true)
                 }
@@ -339,7 +369,7 @@ impl AcpEngine {
             },
             Stage::Prompting { handoff } => self.on_prompt_answer(op_id, handoff, pending, answer),
             Stage::Revoking | Stage::Replacing => self.on_pending_inject_answer(op_id, pending, answer),
-            Stage::Queued { .. } => {}
+            Stage::Queued { .. } | Stage::Landing => {}
         }
         if matches!(stage, Stage::Steering(_)) {
             // Echoes wait only for the inject in flight, now answered.

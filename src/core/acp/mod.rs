@@ -16,7 +16,7 @@ pub(crate) mod session;
 pub(crate) mod wire;
 
 pub use crate::core::journal::AcpRecoveredEntry;
-pub use capabilities::{Capabilities, SteerPath};
+pub use capabilities::{Capabilities, Protocol, SteerPath};
 pub use engine::{AcpEngine, PromptToken, PromptVerdict, MAX_CLOSED_SESSIONS, MAX_QUIET_TOLD};
 pub use outcome::AcpOutcome;
 pub use session::{ComposerState, InputMode};

@@ -22,18 +22,30 @@ use crate::core::trace::Trace;
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(tag = "kind", rename_all = "camelCase", rename_all_fields = "camelCase")]
 pub enum AcpOutcome {
-    /// Joined the running turn (`messageId` for inject: delivered on its echo).
+    /// Joined the running turn: for `session/inject`, accepted (with its
+    /// `messageId`; delivered on its echo); for `_session/steering`, taken
+    /// in, on the evidence `delivered` names.
     Injected {
         /// The agent's id for the pending inject.
         #[serde(skip_serializing_if = "Option::is_none")]
         message_id: Option<String>,
+        /// The evidence a `_session/steering` steer reached the turn: `echo`
+        /// (its v2 user-message echo) or `turnEnded` (the turn ended with a
+        /// stop reason other than `cancelled`, having consumed its input).
+        #[serde(skip_serializing_if = "Option::is_none")]
+        delivered: Option<&'static str>,
         /// Trace.
         trace: Trace,
     },
-    /// Went out as a normal `session/prompt` and that turn ended.
+    /// Went out as a normal `session/prompt`: on v1 that turn ended (its
+    /// `stopReason`); on v2 the agent inserted it (its `messageId`).
     Prompted {
-        /// The turn's stop reason.
-        stop_reason: String,
+        /// The turn's stop reason (v1).
+        #[serde(skip_serializing_if = "Option::is_none")]
+        stop_reason: Option<String>,
+        /// The inserted message's id (v2).
+        #[serde(skip_serializing_if = "Option::is_none")]
+        message_id: Option<String>,
         /// This answer was superseded by a folded handoff (not the turn's answer).
         superseded: bool,
         /// Trace.

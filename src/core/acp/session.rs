@@ -1,6 +1,8 @@
 //! What the engine knows about one ACP session, and the composer's input
 //! mode derived from it.
 
+use std::collections::VecDeque;
+
 use serde::Serialize;
 
 use crate::core::action::OpId;
@@ -104,6 +106,16 @@ pub(crate) struct Session {
     /// submitted until then that comes back unconsumed (`promptRequired`,
     /// `-32601`) is handed back, never sent as a new turn.
     pub cancelled_up_to: Option<OpId>,
+    /// v2: the agent's last `state_update` reports foreground work
+    /// (`running`, `requires_action`, or a state this engine does not know).
+    pub foreground_busy: bool,
+    /// `_session/steering` steers the agent accepted as pending input of the
+    /// running turn, not yet shown to have reached it, oldest first.
+    pub landing: VecDeque<OpId>,
+    /// v2: ids of user messages known not to be a landing steer's echo (the
+    /// app's and the engine's prompts, echoes already matched), newest last,
+    /// at most [`MAX_EARLY_ECHOES`].
+    pub own_messages: VecDeque<String>,
     /// `user_message` echoes that arrived while an inject was in flight, for
     /// ids not yet known: the inject's answer may come after its own echo
     /// (at most [`MAX_EARLY_ECHOES`], cleared when the inject is answered).
@@ -166,14 +178,30 @@ impl PendingInjects {
 }
 
 impl Session {
-    /// A turn runs: a prompt is open or the agent runs an unowned turn.
+    /// A turn runs: a prompt is open (v1), the agent runs an unowned turn,
+    /// or it reports foreground work (v2).
     pub(crate) fn turn_running(&self) -> bool {
-        self.open_prompts > 0 || self.unowned_turn
+        self.open_prompts > 0 || self.unowned_turn || self.foreground_busy
     }
 
     /// Nothing here is worth keeping.
     pub(crate) fn is_quiet(&self) -> bool {
-        !self.turn_running() && !self.closed && self.pending_injects.is_empty() && self.handoff.is_none() && self.early_echoes.is_empty()
+        !self.turn_running()
+            && !self.closed
+            && self.pending_injects.is_empty()
+            && self.handoff.is_none()
+            && self.early_echoes.is_empty()
+            && self.landing.is_empty()
+    }
+
+    /// Remembers a user message's id as not a landing steer's echo.
+    pub(crate) fn own_message(&mut self, message_id: String) {
+        if !self.own_messages.contains(&message_id) {
+            self.own_messages.push_back(message_id);
+            if self.own_messages.len() > MAX_EARLY_ECHOES {
+                self.own_messages.pop_front();
+            }
+        }
     }
 }
 

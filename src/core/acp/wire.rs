@@ -39,10 +39,11 @@ impl From<SteeringOutcomeField> for SteeringOutcome {
     }
 }
 
-/// `session/inject` and `session/replace_inject` answers.
+/// `session/inject` and `session/replace_inject` answers, and a v2
+/// `session/prompt` answer (the message was inserted).
 #[derive(Debug, Clone, Deserialize)]
 pub(crate) struct InjectAnswer {
-    /// The agent's id for the pending message.
+    /// The agent's id for the message.
     #[serde(rename = "messageId")]
     pub message_id: String,
 }
@@ -55,16 +56,42 @@ pub(crate) struct PromptAnswer {
     pub stop_reason: String,
 }
 
-/// A `session/update` the engine cares about: a `user_message` echo with the
-/// `messageId` of an inject.
+/// The fields of a `session/update` the engine reads: a user-message echo
+/// (`messageId`) or a v2 `state_update` (`state`, `stopReason`). Optional
+/// fields are read leniently (a malformed one is absent), as the v2 schema
+/// asks of `stopReason`.
 #[derive(Debug, Clone, Deserialize)]
-pub(crate) struct UserMessageEcho {
-    /// `user_message` or `user_message_chunk`.
+pub(crate) struct UpdateFields {
+    /// `user_message`, `user_message_chunk`, `state_update`, ...
     #[serde(rename = "sessionUpdate")]
     pub session_update: String,
-    /// The inject's id, when the agent echoes one.
     #[serde(default, rename = "messageId")]
-    pub message_id: Option<String>,
+    message_id: Option<Json>,
+    #[serde(default)]
+    state: Option<Json>,
+    #[serde(default, rename = "stopReason")]
+    stop_reason: Option<Json>,
+}
+
+fn text_of(value: &Option<Json>) -> Option<String> {
+    value.as_ref().and_then(|v| v.read::<String>().ok())
+}
+
+impl UpdateFields {
+    /// The echoed message's id, when it is a string.
+    pub(crate) fn message_id(&self) -> Option<String> {
+        text_of(&self.message_id)
+    }
+
+    /// The v2 session state, when it is a string.
+    pub(crate) fn state(&self) -> Option<String> {
+        text_of(&self.state)
+    }
+
+    /// The stop reason of an idle state, when it is a string.
+    pub(crate) fn stop_reason(&self) -> Option<String> {
+        text_of(&self.stop_reason)
+    }
 }
 
 /// The params of every ACP call the engine makes: `session/prompt`,
@@ -126,13 +153,23 @@ mod tests {
 
     #[test]
     fn a_user_message_echo_reads_its_message_id() {
-        use crate::core::acp::wire::UserMessageEcho;
-        let u: UserMessageEcho = serde_json::from_str(
+        use crate::core::acp::wire::UpdateFields;
+        let u: UpdateFields = serde_json::from_str(
             &serde_json::json!(
             {"sessionUpdate": "user_message", "messageId": "m1", "content": []})
             .to_string(),
         )
         .unwrap();
-        assert_eq!(u.message_id.as_deref(), Some("m1"));
+        assert_eq!(u.message_id().as_deref(), Some("m1"));
+    }
+
+    #[test]
+    fn a_state_update_reads_its_state_and_a_malformed_stop_reason_as_absent() {
+        use crate::core::acp::wire::UpdateFields;
+        let read = |v: serde_json::Value| serde_json::from_str::<UpdateFields>(&v.to_string()).unwrap();
+        let idle = read(serde_json::json!({"sessionUpdate": "state_update", "state": "idle", "stopReason": "cancelled"}));
+        assert_eq!((idle.state().as_deref(), idle.stop_reason().as_deref()), (Some("idle"), Some("cancelled")));
+        let odd = read(serde_json::json!({"sessionUpdate": "state_update", "state": "idle", "stopReason": 7, "messageId": 1}));
+        assert_eq!((odd.stop_reason(), odd.message_id()), (None, None));
     }
 }

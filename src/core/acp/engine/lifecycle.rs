@@ -2,10 +2,11 @@
 
 use serde::Serialize;
 
+use super::landing::TurnEnd;
 use super::{AcpEngine, Stage};
-use crate::core::acp::capabilities::{Capabilities, SteerPath};
+use crate::core::acp::capabilities::{Capabilities, Protocol, SteerPath};
 use crate::core::acp::session::MAX_EARLY_ECHOES;
-use crate::core::acp::wire::{PromptAnswer, UserMessageEcho};
+use crate::core::acp::wire::{InjectAnswer, PromptAnswer, UpdateFields};
 use crate::core::action::OpId;
 use crate::core::content::check_acp_blocks;
 use crate::core::error::Failure;
@@ -134,8 +135,12 @@ impl AcpEngine {
     /// assert_eq!(e.composer("s").mode, InputMode::Queue);
     /// ```
     pub fn prompt_sent(&mut self, session_id: &str) -> PromptToken {
+        // On v2 the turn's state comes from `state_update`, not from prompts.
+        let v2 = self.protocol() == Protocol::V2;
         let session = self.session(session_id);
-        session.open_prompts += 1;
+        if !v2 {
+            session.open_prompts += 1;
+        }
         let token = PromptToken(session.generation);
         self.dialect.touched.insert(session_id.into());
         self.flush_changes();
@@ -177,11 +182,23 @@ impl AcpEngine {
         if token.is_some_and(|token| Some(token.0) != current) {
             return PromptVerdict { superseded: false };
         }
+        if self.protocol() == Protocol::V2 {
+            // Inserted: its echo is the app's message, not a landing steer's.
+            if let Ok(InjectAnswer { message_id }) = answer.read::<InjectAnswer>() {
+                self.session(session_id).own_message(message_id);
+            }
+            return PromptVerdict { superseded: false };
+        }
         let session = self.session(session_id);
         session.open_prompts = session.open_prompts.saturating_sub(1);
         let superseded = self.first_prompt_answered(session_id, answer);
-        let cancelled = answer.read::<PromptAnswer>().is_ok_and(|a| a.stop_reason == "cancelled");
-        self.prompt_ended(session_id, cancelled);
+        // An answer without a readable stop reason (the app's own failed
+        // prompt) proves nothing about a steer's landing.
+        let end = match answer.read::<PromptAnswer>() {
+            Ok(a) => TurnEnd::of_stop_reason(Some(&a.stop_reason)),
+            Err(_) => TurnEnd::Failed,
+        };
+        self.prompt_ended(session_id, end);
         self.dialect.touched.insert(session_id.into());
         self.pump(session_id, now);
         self.flush_changes();
@@ -189,7 +206,9 @@ impl AcpEngine {
     }
 
     /// A `session/update` notification's `update` object. A `user_message`
-    /// echo with a pending inject's `messageId` marks it delivered.
+    /// echo with a pending inject's `messageId` marks it delivered; on v2,
+    /// an echo of an id no prompt owns marks the oldest landing steer
+    /// delivered, and a `state_update` is the turn's state.
     ///
     /// ```
     /// # use renderer_steering::core::acp::AcpEngine;
@@ -203,29 +222,40 @@ impl AcpEngine {
     ///     .find_map(|a| match a { Action::Send(r) => Some(r.id), _ => None }).unwrap();
     /// e.handle_answer(id, HostAnswer::Result(json!({ "messageId": "m1" }).into()), 1);
     /// assert_eq!(e.composer("s").pending_injects, ["m1"]);
-    /// e.update("s", &json!({ "sessionUpdate": "user_message", "messageId": "m1" }).into());
+    /// e.update("s", &json!({ "sessionUpdate": "user_message", "messageId": "m1" }).into(), 2);
     /// assert!(e.composer("s").pending_injects.is_empty());
     /// ```
-    pub fn update(&mut self, session_id: &str, update: &Json) {
-        let Ok(echo) = update.read::<UserMessageEcho>() else { return };
-        if !matches!(echo.session_update.as_str(), "user_message" | "user_message_chunk") {
-            return;
+    pub fn update(&mut self, session_id: &str, update: &Json, now: u64) {
+        let Ok(fields) = update.read::<UpdateFields>() else { return };
+        let v2 = self.protocol() == Protocol::V2;
+        match fields.session_update.as_str() {
+            "state_update" if v2 => self.state_update(session_id, &fields, now),
+            "user_message" | "user_message_chunk" => {
+                if let Some(id) = fields.message_id() {
+                    self.user_message(session_id, id, v2);
+                }
+            }
+            _ => {}
         }
-        let Some(id) = echo.message_id else { return };
+    }
+
+    fn user_message(&mut self, session_id: &str, id: String, v2: bool) {
         let inject_in_flight = self
             .lanes
             .in_flight(session_id)
             .and_then(|op| self.ops.get(&op))
             .is_some_and(|op| matches!(op.stage, Stage::Steering(SteerPath::Inject { .. })));
-        if let Some(session) = self.dialect.sessions.get_mut(session_id) {
-            if session.pending_injects.remove(&id) {
-                self.dialect.touched.insert(session_id.into());
-                self.flush_changes();
-            } else if inject_in_flight && session.early_echoes.len() < MAX_EARLY_ECHOES {
-                // Its inject's answer may still come: delivered already, it must not be listed pending.
-                session.early_echoes.push(id);
-            }
+        let Some(session) = self.dialect.sessions.get_mut(session_id) else { return };
+        if session.pending_injects.remove(&id) {
+            self.dialect.touched.insert(session_id.into());
+        } else if v2 && !session.own_messages.contains(&id) && !session.landing.is_empty() {
+            self.echo_landed(session_id, id);
+            self.dialect.touched.insert(session_id.into());
+        } else if inject_in_flight && session.early_echoes.len() < MAX_EARLY_ECHOES {
+            // Its inject's answer may still come: delivered already, it must not be listed pending.
+            session.early_echoes.push(id);
         }
+        self.flush_changes();
     }
 
     /// The turn the agent started itself (`startedNewTurn`) has ended. The
@@ -242,6 +272,9 @@ impl AcpEngine {
         if let Some(session) = self.dialect.sessions.get_mut(session_id) {
             session.unowned_turn = false;
             session.older_prompts = 0;
+            if !session.turn_running() {
+                self.turn_ended(session_id, TurnEnd::Completed);
+            }
             self.dialect.touched.insert(session_id.into());
             self.pump(session_id, now);
             self.flush_changes();

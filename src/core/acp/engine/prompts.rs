@@ -1,8 +1,9 @@
 //! What a `session/prompt` answer means: the app's own or ours (queued or
 //! handoff), fold vs defer, unowned turns ending, and a cancelled turn.
 
+use super::landing::TurnEnd;
 use super::AcpEngine;
-use crate::core::acp::capabilities::SteerPath;
+use crate::core::acp::capabilities::{Protocol, SteerPath};
 use crate::core::acp::outcome::{folded_usage, AcpOutcome};
 use crate::core::acp::session::Handoff;
 use crate::core::acp::wire::PromptAnswer;
@@ -13,6 +14,9 @@ use crate::core::requests::{FailedAnswer, HostAnswer, Pending};
 
 impl AcpEngine {
     pub(super) fn on_prompt_answer(&mut self, op_id: OpId, handoff: bool, pending: Pending, answer: HostAnswer) {
+        if self.protocol() == Protocol::V2 {
+            return self.on_inserted(op_id, pending, answer);
+        }
         let Some(op) = self.ops.get(&op_id) else { return };
         let (session_id, trace) = (op.session_id.clone(), op.trace.clone());
         let session = self.session(&session_id);
@@ -36,13 +40,13 @@ impl AcpEngine {
                 // never taken in. Unknown, never a plain failure.
                 let why = format!("the turn ended with error {}: {}", e.code, e.message);
                 self.fail(op_id, Failure::outcome_unknown(pending.method, &why));
-                return self.prompt_ended(&session_id, false);
+                return self.prompt_ended(&session_id, TurnEnd::Failed);
             }
             Err(failed) => {
                 self.fail(op_id, failed.after_write(pending.method, pending.timeout_ms));
                 // It ended, counted once (a handoff refused before it ran ends nothing).
                 if failed_in_app_order {
-                    self.prompt_ended(&session_id, false);
+                    self.prompt_ended(&session_id, TurnEnd::Failed);
                 }
                 return;
             }
@@ -53,7 +57,7 @@ impl AcpEngine {
                 // The agent answered our prompt, so its turn ended; what became
                 // of the message cannot be read: unknown, never a plain failure.
                 self.fail(op_id, Failure::outcome_unknown(pending.method, &format!("unreadable answer: {e}")));
-                return self.prompt_ended(&session_id, false);
+                return self.prompt_ended(&session_id, TurnEnd::Failed);
             }
             Ok(a) if handoff => {
                 let session = self.session(&session_id);
@@ -71,17 +75,24 @@ impl AcpEngine {
                 }
                 AcpOutcome::HandedOff { handoff: fold.as_str(), stop_reason: a.stop_reason, trace }
             }
-            Ok(a) => AcpOutcome::Prompted { stop_reason: a.stop_reason, superseded, trace },
+            Ok(a) => AcpOutcome::Prompted { stop_reason: Some(a.stop_reason), message_id: None, superseded, trace },
         };
-        let cancelled = matches!(&outcome, AcpOutcome::Prompted { stop_reason, .. } | AcpOutcome::HandedOff { stop_reason, .. } if stop_reason == "cancelled");
+        let stop_reason = match &outcome {
+            AcpOutcome::Prompted { stop_reason, .. } => stop_reason.clone(),
+            AcpOutcome::HandedOff { stop_reason, .. } => Some(stop_reason.clone()),
+            _ => None,
+        };
         self.succeed(op_id, outcome);
-        self.prompt_ended(&session_id, cancelled);
+        self.prompt_ended(&session_id, TurnEnd::of_stop_reason(stop_reason.as_deref()));
     }
 
-    /// A prompt of the session (the app's or ours) answered. It ends an
+    /// A v1 prompt of the session (the app's or ours) answered. It ends an
     /// unowned turn once every prompt older than that turn has answered; a
     /// `cancelled` one hands back every message still waiting in the queue.
-    pub(super) fn prompt_ended(&mut self, session_id: &str, cancelled: bool) {
+    /// Once no turn runs (or the turn was cancelled) the landing steers end
+    /// with it.
+    pub(super) fn prompt_ended(&mut self, session_id: &str, end: TurnEnd) {
+        let cancelled = end == TurnEnd::Cancelled;
         let last = self.last_op_id();
         let session = self.session(session_id);
         if cancelled {
@@ -93,6 +104,9 @@ impl AcpEngine {
             } else {
                 session.unowned_turn = false;
             }
+        }
+        if cancelled || !session.turn_running() {
+            self.turn_ended(session_id, end);
         }
         if cancelled {
             self.hand_back_queue(session_id);
@@ -125,6 +139,7 @@ impl AcpEngine {
         }
         let last = self.last_op_id();
         self.session(session_id).cancelled_up_to = Some(last);
+        self.cancel_landing(session_id);
         self.hand_back_queue(session_id);
         self.dialect.touched.insert(session_id.into());
         self.flush_changes();
