@@ -400,9 +400,12 @@ export async function acpSteers(acp, sw) {
     acp.initialized(GOOD_INIT);
     await tick();
     acp.promptSent(sessionId);
-    const out = await capped(acp.send(sessionId, [{ type: "text", text: "use pnpm" }]), 3000);
-    if (out.kind !== "injected") return `send gave ${out.kind}`;
+    const sending = acp.send(sessionId, [{ type: "text", text: "use pnpm" }]);
+    // Accepted as pending input, the steer is delivered when its turn ends.
+    await sleep(20);
     acp.promptAnswered(sessionId, { stopReason: "end_turn" });
+    const out = await capped(sending, 3000);
+    if (out.kind !== "injected") return `send gave ${out.kind}`;
     acp.sessionClosed(sessionId);
     return null;
   } catch (e) {

@@ -489,6 +489,9 @@ async function runInitialize(h, t, scale, progress) {
         onResolve: (out) => { if (V.safeGet(out, "kind") !== "injected") t.fail(`send after initialize: ${label}`, `resolved ${V.describe(V.safeGet(out, "kind"))}`); },
       }));
     }
+    // Each steer is accepted as pending input; its turn's end delivers it.
+    await sleep(20);
+    for (const [label, inst] of made) sync(t, `promptAnswered after initialize: ${label}`, () => inst.promptAnswered("s", { stopReason: "end_turn" }));
     await settleAll(t, recs);
     freeAll(made.map(([, x]) => x));
     if (h.checkPoison(t, round)) break;

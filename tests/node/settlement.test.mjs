@@ -139,8 +139,14 @@ test("an initialize answer given as a plain object applies at once: a send right
   });
   assert.notEqual(acp.inputMode("s").mode, "unavailable");
   acp.promptSent("s");
-  const outcome = await acp.send("s", [{ type: "text", text: "x" }]);
+  const accepted = [];
+  const pending = acp.send("s", [{ type: "text", text: "x" }], { accepted: (path) => accepted.push(path) });
+  await tick();
+  assert.deepEqual(accepted, ["steeringExtension"], "accepted as pending input at once");
+  acp.promptAnswered("s", { stopReason: "end_turn" });
+  const outcome = await pending;
   assert.equal(outcome.kind, "injected");
+  assert.equal(outcome.delivered, "turnEnded", "delivered once the turn ended having consumed it");
   assert.deepEqual(sent, ["_session/steering"]);
   const later = new api.AcpSteering({ request: () => new Promise(() => {}), initialize: Promise.resolve({}) });
   assert.equal(later.inputMode("s").mode, "queue", "a promise applies when it settles (sends wait for it meanwhile)");
@@ -186,6 +192,9 @@ test("a send made while the initialize promise is out waits for it, then steers 
   await tick();
   assert.deepEqual(sent, [], "nothing leaves before the capabilities are known");
   answerInitialize({ _meta: { steering: { supported: true } } });
+  while (!sent.includes("_session/steering")) await tick();
+  await tick();
+  acp.promptAnswered("s", { stopReason: "end_turn" });
   const outcome = await pending;
   assert.equal(outcome.kind, "injected");
   assert.deepEqual(sent, ["_session/steering"]);
