@@ -4,10 +4,12 @@ const acp = new AcpSteering({ request: (method, params) => conn.request(method, 
 
 try {
   const outcome = await acp.send(sessionId, [{ type: "text", text: "use pnpm instead" }], {
-    unconfirmed: (path) => ui.markUnconfirmed(path), // it may have reached the agent; no answer came
+    accepted: (path) => ui.showOptimistic("activeTurn"), // the agent took it as pending input of the turn (log: path)
+    unconfirmed: (path) => ui.markUnconfirmed(path), // it may have reached the agent: no answer came, or its turn was cancelled first
   });
   switch (outcome.kind) {
-    case "injected": // session/inject accepted it (delivered when its user_message echo arrives), or _session/steering joined the turn
+    case "injected": // _session/steering: it reached the turn (outcome.delivered: "echo" | "turnEnded"); session/inject: accepted
+      log(outcome.delivered);
       if (outcome.messageId !== undefined) {
         const replaced = await acp.replace(sessionId, outcome.messageId, [{ type: "text", text: "use bun" }]); // pending.replace only
         const { draft } = await acp.revoke(sessionId, replaced.messageId); // not delivered yet: take it back
@@ -15,7 +17,7 @@ try {
       }
       break;
     case "prompted": // it went out as a session/prompt (queued until the turn ended, or promptRequired)
-      log(outcome.stopReason, outcome.superseded);
+      log(outcome.stopReason, outcome.messageId, outcome.superseded); // v1: its turn's stopReason; v2: inserted, its messageId
       break;
     case "startedNewTurn": // the agent started a turn of its own with it
       break;
@@ -27,7 +29,7 @@ try {
       break;
   }
 } catch (error) {
-  if (isSteeringError(error, "outcomeUnknown")) ui.markUnconfirmed(); // final: never resent
+  if (isSteeringError(error, "outcomeUnknown")) composer.restore(error.draft); // final, never resent: offer the words back, marked "may not have arrived"
   else if (isSteeringError(error)) composer.restore(error.draft); // "unavailable", "imagesUnsupported", "host", ...
   else throw error;
 }
