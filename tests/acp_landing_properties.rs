@@ -40,6 +40,9 @@ fn ev() -> impl Strategy<Value = Ev> {
     ]
 }
 
+/// How a message ended: its outcome, or its failure's kind and draft.
+type Ended = Result<AcpOutcome, (String, Value)>;
+
 struct Agent {
     v2: bool,
     engine: AcpEngine,
@@ -56,7 +59,7 @@ struct Agent {
     /// Messages the agent dropped (pending when a cancel came).
     dropped: BTreeSet<String>,
     ops: BTreeMap<OpId, String>,
-    ends: BTreeMap<OpId, Vec<Result<AcpOutcome, (String, Value)>>>,
+    ends: BTreeMap<OpId, Vec<Ended>>,
     next_word: u32,
     next_echo: u32,
 }
@@ -78,7 +81,8 @@ impl Agent {
                         // (v1: a short turn; v2: its insertion).
                         "session/prompt" => {
                             *self.read.entry(words).or_default() += 1;
-                            let answer = if self.v2 { json!({ "messageId": format!("p{}", r.id.0) }) } else { json!({ "stopReason": "end_turn" }) };
+                            let answer =
+                                if self.v2 { json!({ "messageId": format!("p{}", r.id.0) }) } else { json!({ "stopReason": "end_turn" }) };
                             self.engine.handle_answer(r.id, HostAnswer::Result(answer.into()), self.now);
                         }
                         other => panic!("unexpected {other}"),
@@ -111,7 +115,11 @@ impl Agent {
         }
         self.turn = false;
         if self.v2 {
-            self.engine.update("s", &json!({ "sessionUpdate": "state_update", "state": "idle", "stopReason": stop_reason }).into(), self.now);
+            self.engine.update(
+                "s",
+                &json!({ "sessionUpdate": "state_update", "state": "idle", "stopReason": stop_reason }).into(),
+                self.now,
+            );
         } else {
             self.engine.prompt_answered("s", &json!({ "stopReason": stop_reason }).into(), self.now);
         }

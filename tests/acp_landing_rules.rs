@@ -170,7 +170,10 @@ fn an_accepted_inject_resolves_at_acceptance_and_survives_a_cancel() {
     let op = e.send("s", text("use pnpm"), 0).unwrap();
     let log = run(&mut e, 0, |_, _| ok(json!({ "messageId": "m1" })));
     assert_eq!(log.accepted(), [op]);
-    assert!(matches!(done(&log, op), Some(Ok(AcpOutcome::Injected { delivered: None, .. }))), "the RFD keeps pending injects across a cancel");
+    assert!(
+        matches!(done(&log, op), Some(Ok(AcpOutcome::Injected { delivered: None, .. }))),
+        "the RFD keeps pending injects across a cancel"
+    );
     e.cancel_sent("s");
     assert_eq!(e.composer("s").pending_injects, ["m1"]);
 }

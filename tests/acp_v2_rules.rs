@@ -56,7 +56,8 @@ fn an_image_goes_to_a_v2_agent_that_advertises_it() {
 
 #[test]
 fn a_v2_inject_capability_is_read_in_camel_case_with_replace() {
-    let caps = json!({ "session": { "inject": { "modes": ["queue", "steer"], "steerInStream": ["finish"], "pending": { "replace": true } } } });
+    let caps =
+        json!({ "session": { "inject": { "modes": ["queue", "steer"], "steerInStream": ["finish"], "pending": { "replace": true } } } });
     let e = v2(caps);
     assert_eq!(e.path(), SteerPath::Inject { replace: true });
 }
