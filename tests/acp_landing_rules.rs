@@ -177,3 +177,22 @@ fn an_accepted_inject_resolves_at_acceptance_and_survives_a_cancel() {
     e.cancel_sent("s");
     assert_eq!(e.composer("s").pending_injects, ["m1"]);
 }
+
+#[test]
+fn a_steer_answered_injected_after_its_turn_ended_takes_that_turns_end() {
+    for (reason, delivered) in [("end_turn", true), ("cancelled", false)] {
+        let mut e = steering_agent();
+        e.prompt_sent("s");
+        let op = e.send("s", text("use pnpm"), 0).unwrap();
+        let first = run(&mut e, 0, silent);
+        end(&mut e, reason);
+        e.handle_answer(first.sent[0].id, HostAnswer::Result(json!({ "outcome": "injected" }).into()), 1);
+        let outcome = done(&run(&mut e, 1, silent), op);
+        if delivered {
+            assert!(matches!(outcome, Some(Ok(AcpOutcome::Injected { delivered: Some("turnEnded"), .. }))), "{outcome:?}");
+        } else {
+            unknown_with_draft(outcome, "use pnpm");
+        }
+        assert_eq!(e.live_state(), 0, "{reason}: nothing left waiting for a turn that is over");
+    }
+}

@@ -345,6 +345,33 @@ export function goodAcp(method) {
   return Promise.resolve({});
 }
 
+/**
+ * An app whose agent turns end: 30 ms after each `_session/steering`
+ * request it reports the turn's prompt answered (`end_turn`) and starts the
+ * next turn. A steer the agent accepted lands on its turn's end, so every
+ * send settles within its bound; the session keeps a running turn for the
+ * next steer. `bind(acp)` names the instance once it is made.
+ */
+export function turnsEnd(request) {
+  const app = { acp: null };
+  app.bind = (acp) => (app.acp = acp);
+  app.request = (method, params, options) => {
+    if (method === "_session/steering") {
+      const sessionId = params.sessionId;
+      realSetTimeout(() => {
+        try {
+          app.acp?.promptAnswered(sessionId, { stopReason: "end_turn" });
+          app.acp?.promptSent(sessionId);
+        } catch {
+          // disposed or freed meanwhile: no turn to end
+        }
+      }, 30);
+    }
+    return request(method, params, options);
+  };
+  return app;
+}
+
 /** A transport whose behaviour can be switched (hostile during a class, good after). */
 export function switchable(impl) {
   const sw = { impl, calls: 0 };

@@ -7,7 +7,7 @@ import * as fc from "fast-check";
 import * as V from "./values.mjs";
 import {
   BOUND, GOOD_INIT, INSPECT, Manager, TIMEOUTS, cap, codexhostSteers, freeAll, goodAcp, goodCodexhost, launch,
-  restoreMessage, settleAll, switchable, sync, tick,
+  restoreMessage, settleAll, switchable, sync, tick, turnsEnd,
 } from "./harness.mjs";
 
 const SEED = 0x5eed10;
@@ -143,7 +143,8 @@ async function hostTargets(h) {
   const respond = (good) => (m, p) => (cur.answer ? play(cur.answer) : good(m, p));
   const cx = new api.CodexhostSteering({ request: respond(goodCodexhost), timeouts: { ...TIMEOUTS } });
   const late = new api.CodexhostSteering({ request: (m, p) => (m === INSPECT || !cur.answer ? goodCodexhost(m, p) : play(cur.answer)), timeouts: { ...TIMEOUTS } });
-  const acp = new api.AcpSteering({ request: respond(goodAcp), initialize: GOOD_INIT, timeouts: { ...TIMEOUTS } });
+  const turns = turnsEnd(respond(goodAcp));
+  const acp = turns.bind(new api.AcpSteering({ request: turns.request, initialize: GOOD_INIT, timeouts: { ...TIMEOUTS } }));
   const dm = new Manager(respond(goodCodexhost));
   const hook = api.installDesktopSteering(dm, { timeouts: { ...TIMEOUTS } });
   await tick();

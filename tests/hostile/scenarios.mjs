@@ -6,7 +6,7 @@ import * as V from "./values.mjs";
 import {
   BOUND, CALLER_KINDS, FLAT, GOOD_INIT, HOST_KINDS, INJECT_INIT, INSPECT, MAX_TIMER_MS, Manager, TIMEOUTS, Tally,
   acpSteers, cap, codexhostSteers, desktopSteers, freeAll, goodAcp, goodCodexhost, launch, probe, restoreMessage,
-  quiesce, settleAll, sleep, switchable, sync, tick, timerWatch, wasmParts,
+  quiesce, settleAll, sleep, switchable, sync, tick, timerWatch, turnsEnd, wasmParts,
 } from "./harness.mjs";
 import { CHURN_ABOUT, runChurn } from "./churn.mjs";
 
@@ -21,9 +21,11 @@ async function context(api, t) {
   const sw = switchable(goodCodexhost);
   const cx = new api.CodexhostSteering({ request: sw.request, timeouts: { ...TIMEOUTS } });
   const asw = switchable(goodAcp);
-  const acp = new api.AcpSteering({ request: asw.request, initialize: GOOD_INIT, timeouts: { ...TIMEOUTS } });
+  const turns = turnsEnd(asw.request);
+  const acp = turns.bind(new api.AcpSteering({ request: turns.request, initialize: GOOD_INIT, timeouts: { ...TIMEOUTS } }));
   const aisw = switchable(goodAcp);
-  const acpInit = new api.AcpSteering({ request: aisw.request, initialize: GOOD_INIT, timeouts: { ...TIMEOUTS } });
+  const initTurns = turnsEnd(aisw.request);
+  const acpInit = initTurns.bind(new api.AcpSteering({ request: initTurns.request, initialize: GOOD_INIT, timeouts: { ...TIMEOUTS } }));
   const manager = new Manager();
   let hook = null;
   try {
@@ -363,7 +365,8 @@ async function runHostAnswers(h, t, scale, progress) {
   const late = switchable((m, p) => (m === INSPECT || !pick(p) ? goodCodexhost(m, p) : pick(p)(m, p)));
   const cxLate = new api.CodexhostSteering({ request: late.request, timeouts: { ...TIMEOUTS } });
   const ext = switchable((m, p) => (pick(p) ?? goodAcp)(m, p));
-  const acpExt = new api.AcpSteering({ request: ext.request, initialize: GOOD_INIT, timeouts: { ...TIMEOUTS } });
+  const extTurns = turnsEnd(ext.request);
+  const acpExt = extTurns.bind(new api.AcpSteering({ request: extTurns.request, initialize: GOOD_INIT, timeouts: { ...TIMEOUTS } }));
   const inj = switchable((m, p) => (pick(p) ?? goodAcp)(m, p));
   const acpInj = new api.AcpSteering({ request: inj.request, initialize: INJECT_INIT, timeouts: { ...TIMEOUTS } });
   const dmAll = new Manager((m, p) => (pick(p) ?? goodCodexhost)(m, p));
@@ -552,8 +555,8 @@ async function runReentry(h, t, scale, progress) {
     }
   };
   const acpHost = (m, p) => { if (acur.cb === "request") aact("ACP transport request", V.safeGet(p, "sessionId")); return goodAcp(m, p); };
-  const acpOptions = () => ({ request: acpHost, initialize: GOOD_INIT, timeouts: { ...TIMEOUTS } });
-  const acpShared = new api.AcpSteering(acpOptions());
+  const acpMade = (turns = turnsEnd(acpHost)) => turns.bind(new api.AcpSteering({ request: turns.request, initialize: GOOD_INIT, timeouts: { ...TIMEOUTS } }));
+  const acpShared = acpMade();
   await tick();
   let k = 0;
   const rounds = Math.max(1, Math.round(100 * scale));
@@ -573,7 +576,7 @@ async function runReentry(h, t, scale, progress) {
     }
     for (const cb of ["onChange", "request"]) {
       for (const action of ["liveState", "send", "inputMode", "dispose"]) {
-        const inst = action === "dispose" ? new api.AcpSteering(acpOptions()) : acpShared;
+        const inst = action === "dispose" ? acpMade() : acpShared;
         if (inst !== acpShared) await tick();
         const sid = `r-${k++}`;
         Object.assign(acur, { cb, action, armed: true, inst, nested: [] });

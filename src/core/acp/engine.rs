@@ -11,6 +11,7 @@ mod recover;
 mod state_update;
 
 pub use closed::MAX_CLOSED_SESSIONS;
+pub(crate) use landing::TurnEnd;
 pub use lifecycle::{PromptToken, PromptVerdict};
 
 use std::collections::VecDeque;

@@ -10,7 +10,7 @@
 //! ```
 
 pub(crate) mod capabilities;
-mod engine;
+pub(crate) mod engine;
 pub(crate) mod outcome;
 pub(crate) mod session;
 pub(crate) mod wire;

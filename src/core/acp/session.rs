@@ -5,6 +5,7 @@ use std::collections::VecDeque;
 
 use serde::Serialize;
 
+use crate::core::acp::engine::TurnEnd;
 use crate::core::action::OpId;
 use crate::core::json::Json;
 use crate::core::sorted_map::SortedMap;
@@ -109,13 +110,13 @@ pub(crate) struct Session {
     /// v2: the agent's last `state_update` reports foreground work
     /// (`running`, `requires_action`, or a state this engine does not know).
     pub foreground_busy: bool,
-    /// `_session/steering` steers the agent accepted as pending input of the
-    /// running turn, not yet shown to have reached it, oldest first.
-    pub landing: VecDeque<OpId>,
-    /// v2: ids of user messages known not to be a landing steer's echo (the
-    /// app's and the engine's prompts, echoes already matched), newest last,
-    /// at most [`MAX_EARLY_ECHOES`].
-    pub own_messages: VecDeque<String>,
+    /// Steers landing and the v2 messages known not to be theirs: held
+    /// apart, made on first use, so a session that never steers (or one
+    /// remembered as closed) carries one pointer for them.
+    pub landing: Option<Box<Landing>>,
+    /// How the session's last turn ended, for a steer whose `injected`
+    /// answer comes after that end (the answers raced on the wire).
+    pub last_turn_end: Option<TurnEnd>,
     /// `user_message` echoes that arrived while an inject was in flight, for
     /// ids not yet known: the inject's answer may come after its own echo
     /// (at most [`MAX_EARLY_ECHOES`], cleared when the inject is answered).
@@ -191,18 +192,46 @@ impl Session {
             && self.pending_injects.is_empty()
             && self.handoff.is_none()
             && self.early_echoes.is_empty()
-            && self.landing.is_empty()
+            && !self.is_landing()
     }
 
     /// Remembers a user message's id as not a landing steer's echo.
     pub(crate) fn own_message(&mut self, message_id: String) {
-        if !self.own_messages.contains(&message_id) {
-            self.own_messages.push_back(message_id);
-            if self.own_messages.len() > MAX_EARLY_ECHOES {
-                self.own_messages.pop_front();
+        let own = &mut self.landing_mut().own_messages;
+        if !own.contains(&message_id) {
+            own.push_back(message_id);
+            if own.len() > MAX_EARLY_ECHOES {
+                own.pop_front();
             }
         }
     }
+
+    /// The session's landing steers, made on first use.
+    pub(crate) fn landing_mut(&mut self) -> &mut Landing {
+        self.landing.get_or_insert_with(Box::default)
+    }
+
+    /// Whether a steer is landing.
+    pub(crate) fn is_landing(&self) -> bool {
+        self.landing.as_ref().is_some_and(|l| !l.steers.is_empty())
+    }
+
+    /// Whether `message_id` is a user message known not to be a landing steer's echo.
+    pub(crate) fn owns_message(&self, message_id: &str) -> bool {
+        self.landing.as_ref().is_some_and(|l| l.own_messages.iter().any(|m| m == message_id))
+    }
+}
+
+/// A session's steers that `_session/steering` accepted as pending input
+/// of the running turn, not yet shown to have reached it.
+#[derive(Debug, Default, Clone)]
+pub(crate) struct Landing {
+    /// The steers, oldest first.
+    pub steers: VecDeque<OpId>,
+    /// v2: ids of user messages known not to be a landing steer's echo (the
+    /// app's and the engine's prompts, echoes already matched), newest last,
+    /// at most [`MAX_EARLY_ECHOES`].
+    pub own_messages: VecDeque<String>,
 }
 
 /// What a composer shows for a session (compared to decide when to notify).

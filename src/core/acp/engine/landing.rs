@@ -41,10 +41,18 @@ impl AcpEngine {
         if self.cancelled_since(session_id, op_id) {
             return self.fail(op_id, Failure::outcome_unknown("the steer", CANCELLED));
         }
+        let session = self.session(session_id);
+        if !session.turn_running() {
+            // The turn ended while the answer was on its way: its end says
+            // whether it consumed the steer.
+            if let Some(end) = session.last_turn_end {
+                return self.end_landing(op_id, end);
+            }
+        }
         let Some(op) = self.ops.get_mut(&op_id) else { return };
         op.stage = Stage::Landing;
         self.lanes.finish(session_id, op_id);
-        self.session(session_id).landing.push_back(op_id);
+        self.session(session_id).landing_mut().steers.push_back(op_id);
         self.push(Action::Accepted { op: op_id, presentation: "steeringExtension" });
     }
 
@@ -52,12 +60,18 @@ impl AcpEngine {
     /// unknown when the turn was cancelled or failed.
     pub(super) fn turn_ended(&mut self, session_id: &str, end: TurnEnd) {
         let Some(session) = self.dialect.sessions.get_mut(session_id) else { return };
-        for op_id in std::mem::take(&mut session.landing) {
-            match end {
-                TurnEnd::Completed => self.landed(op_id, "turnEnded"),
-                TurnEnd::Cancelled => self.fail(op_id, Failure::outcome_unknown("the steer", CANCELLED)),
-                TurnEnd::Failed => self.fail(op_id, Failure::outcome_unknown("the steer", FAILED)),
-            }
+        session.last_turn_end = Some(end);
+        let landing = session.landing.as_mut().map(|l| std::mem::take(&mut l.steers)).unwrap_or_default();
+        for op_id in landing {
+            self.end_landing(op_id, end);
+        }
+    }
+
+    fn end_landing(&mut self, op_id: OpId, end: TurnEnd) {
+        match end {
+            TurnEnd::Completed => self.landed(op_id, "turnEnded"),
+            TurnEnd::Cancelled => self.fail(op_id, Failure::outcome_unknown("the steer", CANCELLED)),
+            TurnEnd::Failed => self.fail(op_id, Failure::outcome_unknown("the steer", FAILED)),
         }
     }
 
@@ -72,7 +86,7 @@ impl AcpEngine {
     /// so echoes are matched in order). False when none was landing.
     pub(super) fn echo_landed(&mut self, session_id: &str, message_id: String) -> bool {
         let Some(session) = self.dialect.sessions.get_mut(session_id) else { return false };
-        let Some(op_id) = session.landing.pop_front() else { return false };
+        let Some(op_id) = session.landing.as_mut().and_then(|l| l.steers.pop_front()) else { return false };
         session.own_message(message_id);
         self.landed(op_id, "echo");
         true

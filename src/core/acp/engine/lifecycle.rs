@@ -248,7 +248,7 @@ impl AcpEngine {
         let Some(session) = self.dialect.sessions.get_mut(session_id) else { return };
         if session.pending_injects.remove(&id) {
             self.dialect.touched.insert(session_id.into());
-        } else if v2 && !session.own_messages.contains(&id) && !session.landing.is_empty() {
+        } else if v2 && !session.owns_message(&id) && session.is_landing() {
             self.echo_landed(session_id, id);
             self.dialect.touched.insert(session_id.into());
         } else if inject_in_flight && session.early_echoes.len() < MAX_EARLY_ECHOES {
