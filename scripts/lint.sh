@@ -15,4 +15,8 @@ echo "clippy (native, all targets)"
 cargo clippy --quiet --workspace --all-targets -- -D warnings
 echo "clippy (wasm32: library and wasm tests)"
 cargo clippy --quiet --lib --tests --target wasm32-unknown-unknown -p renderer_steering -- -D warnings
+echo "clippy (wasm32: each entry's dialects alone)"
+for features in codexhost acp desktop; do
+  cargo clippy --quiet --lib --target wasm32-unknown-unknown -p renderer_steering --no-default-features --features "$features" -- -D warnings
+done
 echo "lint: clean"

@@ -43,6 +43,7 @@ wasm_pack_test() { # browser flags...
 
 layer "lint (rustfmt, clippy)" bash scripts/lint.sh
 layer "core (native cargo test)" cargo test --workspace
+layer "entries (native, one dialect each)" bash -c 'for f in codexhost acp desktop; do cargo test --no-default-features --features "$f" --test entry_rules || exit 1; done'
 layer "build package" bash scripts/build-pkg.sh
 layer "build reference host" cargo build --release -p steering-host
 USE_BROWSER=1 layer "shell in Chromium" wasm_pack_test --headless --chrome --chromedriver /usr/bin/chromedriver

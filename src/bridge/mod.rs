@@ -53,8 +53,11 @@ const MAX_WAIT_MS: u64 = (1 << 31) - 2;
 /// One engine behind a handle.
 #[derive(Debug)]
 enum Session {
+    #[cfg(feature = "codexhost")]
     Codexhost(codexhost::Session),
+    #[cfg(feature = "acp")]
     Acp(acp::Session),
+    #[cfg(feature = "desktop")]
     Desktop(desktop::Session),
 }
 
@@ -110,8 +113,11 @@ impl Bridge {
             return self.module(input, payload);
         }
         match self.sessions.get_mut(handle as usize - 1) {
+            #[cfg(feature = "codexhost")]
             Some(Some(Session::Codexhost(session))) => session.step(input, payload),
+            #[cfg(feature = "acp")]
             Some(Some(Session::Acp(session))) => session.step(input, payload),
+            #[cfg(feature = "desktop")]
             Some(Some(Session::Desktop(session))) => session.step(input, payload),
             _ => Output::thrown("renderer-steering: this engine was freed"),
         }
@@ -121,9 +127,11 @@ impl Bridge {
     /// constructor's options), `close`, `limits`, `failure` (a typed error
     /// when no engine is asked), `desktopOptions` (checked before the hook is built).
     #[cfg_attr(feature = "size-first", optimize(size))]
+    #[cfg_attr(not(feature = "acp"), allow(unused_variables))]
     fn module(&mut self, mut input: Input, payload: String) -> Output {
         let read = input.options.take().unwrap_or_default();
         match (input.what.as_str(), input.engine.as_str()) {
+            #[cfg(feature = "codexhost")]
             ("open", "codexhost") => match codexhost::Session::open(&read, wall_offset(&input)) {
                 Ok(session) => {
                     let journal = session.journal();
@@ -131,6 +139,7 @@ impl Bridge {
                 }
                 Err(e) => Output::thrown(e.to_string()),
             },
+            #[cfg(feature = "acp")]
             ("open", "acp") => match acp::Session::open(&read, payload, wall_offset(&input)) {
                 Ok((session, opened)) => {
                     let journal = session.journal();
@@ -138,6 +147,7 @@ impl Bridge {
                 }
                 Err(e) => Output::thrown(e.to_string()),
             },
+            #[cfg(feature = "desktop")]
             ("open", "desktop") => {
                 let (steer_ms, journal) = match self.sessions.get(input.handle.wrapping_sub(1) as usize) {
                     Some(Some(Session::Codexhost(decider))) => {
@@ -159,6 +169,8 @@ impl Bridge {
             }
             ("limits", _) => Output::value(&Limits::default()),
             ("failure", _) => Output::failed(&failure(&input)),
+            ("open", other) => Output::thrown(format!("renderer-steering: this entry has no {other} engine")),
+            #[cfg(feature = "desktop")]
             ("desktopOptions", _) => match desktop_options(&read) {
                 Ok(()) => Output::default(),
                 Err(e) => Output::thrown(e.to_string()),
