@@ -42,7 +42,23 @@ export const TARBALL_FILES = [
   "pkg/renderer_steering_bg.wasm",
   "pkg/url.js",
   "pkg/wasm-inline.js",
-];
+  ...entryFiles("codexhost", ["codexhost.js"]),
+  ...entryFiles("acp", ["acp.js"]),
+  ...entryFiles("desktop", ["codexhost.js"], true),
+].sort();
+
+/** An integration entry's folder: its loaders, types, wasm and glue, and its own copy of the driver. */
+function entryFiles(name, api, desktop = false) {
+  const dir = `pkg/entries/${name}`;
+  const driver = ["engine", "fields", "front-door", "host", "journal", "json-text", "module", "report", "steering-error", "timer"];
+  const hook = ["active-turn", "core", "driver", "handle", "hook", "new-turn", "safety"];
+  return [
+    ...["browser.js", "index.d.ts", "node.js", "renderer_steering.js", "renderer_steering_bg.wasm", "url.js", "wasm-inline.js"].map((f) => `${dir}/${f}`),
+    ...[...api, "exports.js", "instances.js"].map((f) => `${dir}/api/${f}`),
+    ...driver.map((f) => `${dir}/driver/${f}.js`),
+    ...(desktop ? hook.map((f) => `${dir}/desktop/${f}.js`) : []),
+  ];
+}
 
 export function packAndInstall() {
   const dir = mkdtempSync(join(tmpdir(), "steering-pkg-"));

@@ -119,3 +119,33 @@ for (const setup of TS_SETUPS) {
     assert.equal(output.trim(), "", output);
   });
 }
+
+// Each integration entry types its own values, and no other integration's.
+const entries = `
+import { init as initCodexhost, CodexhostSteering, isSteeringError } from "renderer-steering/codexhost";
+import { init as initAcp, AcpSteering } from "renderer-steering/acp";
+import { init as initDesktop, installDesktopSteering, DesktopSteering, SteeringError } from "renderer-steering/desktop";
+import { AcpSteering as AcpByUrl } from "renderer-steering/acp/url";
+import type { AcpOutcome, SteerResult, Delivery } from "renderer-steering/codexhost";
+import type { AcpSteering as AcpType } from "renderer-steering/codexhost";
+
+await Promise.all([initCodexhost(), initAcp(), initDesktop()]);
+const request = async (method: string, params: Record<string, unknown>): Promise<unknown> => ({ method, params });
+const result: SteerResult = await new CodexhostSteering({ request }).steer({ threadId: "t", input: [{ type: "text", text: "x" }] });
+const delivery: Delivery = result.delivery;
+const outcome: AcpOutcome = await new AcpSteering({ request }).send("s", [{ type: "text", text: "x" }]);
+const hook: DesktopSteering | null = installDesktopSteering({});
+const same: boolean = new AcpByUrl({ request }) instanceof AcpSteering || isSteeringError(outcome) || hook instanceof SteeringError;
+// @ts-expect-error the codexhost entry names the ACP class as a type only: it has no such value
+const missing = (await import("renderer-steering/codexhost")).AcpSteering;
+const typed: AcpType | null = null;
+export { delivery, same, missing, typed };
+`;
+for (const setup of TS_SETUPS) {
+  test(`each integration entry's .d.ts types its own values only (${setup.name})`, () => {
+    pkg ??= packAndInstall();
+    writeFileSync(join(pkg.dir, "entries.ts"), entries);
+    const output = tsc(pkg.dir, ["entries.ts"], setup);
+    assert.equal(output.trim(), "", output);
+  });
+}
