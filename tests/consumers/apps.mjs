@@ -1,7 +1,9 @@
 // Tiny renderer apps built from the packed package with each bundler and
-// target. Every app runs one steer against an in-page fake JSON-RPC host
-// (inspect -> activeTurn, turn/steer -> turn-1) and one rejected steer, and
-// writes the outcome to `window.__steer`.
+// target, for each entry (the default and one per integration). Every app
+// sends one message through its integration against an in-page fake host
+// (codexhost: inspect -> activeTurn, turn/steer -> turn-1; ACP: a prompt;
+// the desktop hook: the desktop's own steerTurn) and one that is refused,
+// and writes the outcome to `window.__steer`.
 import { mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { join } from "node:path";
@@ -11,29 +13,70 @@ import { cacheDir } from "./cache.mjs";
 /** The strict policy an Electron renderer should run with; the package needs only 'wasm-unsafe-eval'. */
 export const STRICT_CSP = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'";
 
-const main = (specifier) => `
-import { init, CodexhostSteering, SteeringError, isSteeringError } from "${specifier}";
-const out = (window.__steer = { state: "running" });
-async function run() {
-  const start = performance.now();
-  await init();
-  out.initMs = performance.now() - start;
-  out.readyMs = performance.now(); // since navigation start
-  const calls = [];
+/** What each integration's app does once `init()` resolved: one message through it, then one refused. */
+const PROGRAMS = {
+  codexhost: `
   const request = async (method) => {
     calls.push(method);
     if (method === "codexhost/thread/steering/inspect") return { delivery: "activeTurn" };
     if (method === "turn/steer") return { turnId: "turn-1" };
     throw { code: -32601, message: "Method not found" };
   };
-  const steering = new CodexhostSteering({ request });
   const input = [{ type: "text", text: "use pnpm instead" }];
-  const result = await steering.steer({ threadId: "t", expectedTurnId: "turn-1", input });
-  const refusing = new CodexhostSteering({ request: () => Promise.reject({ code: -32081, message: "no" }) });
+  const result = await new api.CodexhostSteering({ request }).steer({ threadId: "t", expectedTurnId: "turn-1", input });
+  const refusing = new api.CodexhostSteering({ request: () => Promise.reject({ code: -32081, message: "no" }) });
   const error = await refusing.steer({ threadId: "t", expectedTurnId: "turn-1", input }).catch((e) => e);
+  return { delivery: result.delivery, error, input };`,
+  acp: `
+  const request = async (method) => (calls.push(method), { stopReason: "end_turn" });
+  const input = [{ type: "text", text: "use pnpm instead" }];
+  const outcome = await new api.AcpSteering({ request, initialize: { agentCapabilities: {} } }).send("s", input);
+  const refusing = new api.AcpSteering({ request: () => Promise.reject({ code: -32602, message: "no" }), initialize: {} });
+  const error = await refusing.send("s", input).catch((e) => e);
+  return { delivery: outcome.kind, error, input };`,
+  desktop: `
+  const answers = { "codexhost/thread/steering/inspect": { delivery: "activeTurn" }, "turn/steer": { turnId: "turn-1" } };
+  class Manager {
+    sendRequest(method) {
+      calls.push(method);
+      return answers[method] ? Promise.resolve(answers[method]) : Promise.reject({ code: -32081, message: "no" });
+    }
+    steerTurn(threadId, input) { return this.sendRequest("turn/steer", { threadId, expectedTurnId: "turn-1", input }); }
+    startTurn(threadId, submission) { return this.sendRequest("turn/start", submission.request); }
+    getTurnCoordinator() { return { options: { submissionHost: { getActiveTurnId: () => "turn-1", hasPendingTurnStart: () => false } } }; }
+  }
+  const manager = new Manager();
+  const hook = api.installDesktopSteering(manager);
+  const input = [{ type: "text", text: "use pnpm instead" }];
+  const result = await manager.steerTurn("t", input);
+  const first = calls.splice(0);
+  // A newTurn message the host refuses: the hook's own route fails it with the draft.
+  answers["codexhost/thread/steering/inspect"] = { delivery: "newTurn" };
+  delete answers["turn/steer"];
+  const error = await manager.steerTurn("t", input).catch((e) => e);
+  calls.splice(0, calls.length, ...first);
+  hook.dispose();
+  return { delivery: result.turnId === "turn-1" ? "activeTurn" : String(result.turnId), error, input };`,
+};
+
+/** The integration a specifier names (the default entry's app steers a codexhost host). */
+export const integrationOf = (specifier) => ["acp", "desktop"].find((name) => specifier.includes(`/${name}`)) ?? "codexhost";
+
+const main = (specifier) => `
+import * as api from "${specifier}";
+const out = (window.__steer = { state: "running" });
+const calls = [];
+async function program() {${PROGRAMS[integrationOf(specifier)]}
+}
+async function run() {
+  const start = performance.now();
+  await api.init();
+  out.initMs = performance.now() - start;
+  out.readyMs = performance.now(); // since navigation start
+  const { delivery, error, input } = await program();
   Object.assign(out, {
-    state: "done", delivery: result.delivery, turnId: result.turnId, calls,
-    errorIsClass: error instanceof SteeringError, errorGuard: isSteeringError(error, "host"), draftBack: error.draft === input,
+    state: "done", delivery, calls,
+    errorIsClass: error instanceof api.SteeringError, errorGuard: api.isSteeringError(error), draftBack: error.draft === input,
   });
 }
 run().catch((e) => Object.assign(out, { state: "failed", error: String((e && e.message) || e) }));
@@ -93,16 +136,29 @@ async function rollup(dir, out, specifier) {
  * file:// in a browser with the flag, classic-script pages in one without it,
  * where fetch() of the sibling .wasm fails as in an Electron file:// window.
  */
-export const SETUPS = [
-  { name: "esbuild --format=esm", module: true, build: (d, o) => esbuild(d, o, "esm", "renderer-steering") },
-  { name: "esbuild (default IIFE)", build: (d, o) => esbuild(d, o, "iife", "renderer-steering") },
-  { name: "Vite", module: true, build: (d, o) => vite(d, o, "renderer-steering") },
-  { name: "webpack 5, target web", build: (d, o) => webpack(d, o, "web", "renderer-steering") },
-  { name: "webpack 5, target electron-renderer", build: (d, o) => webpack(d, o, "electron-renderer", "renderer-steering") },
-  { name: "Rollup + node-resolve", module: true, build: (d, o) => rollup(d, o, "renderer-steering") },
-  { name: "Vite, renderer-steering/url", module: true, build: (d, o) => vite(d, o, "renderer-steering/url") },
-  { name: "webpack 5 web, renderer-steering/url", fileFetchFails: true, build: (d, o) => webpack(d, o, "web", "renderer-steering/url") },
+const BASE_SETUPS = [
+  { name: "esbuild --format=esm", module: true, build: (d, o, s) => esbuild(d, o, "esm", s) },
+  { name: "esbuild (default IIFE)", build: (d, o, s) => esbuild(d, o, "iife", s) },
+  { name: "Vite", module: true, build: (d, o, s) => vite(d, o, s) },
+  { name: "webpack 5, target web", build: (d, o, s) => webpack(d, o, "web", s) },
+  { name: "webpack 5, target electron-renderer", build: (d, o, s) => webpack(d, o, "electron-renderer", s) },
+  { name: "Rollup + node-resolve", module: true, build: (d, o, s) => rollup(d, o, s) },
+  { name: "Vite, /url", url: true, module: true, build: (d, o, s) => vite(d, o, `${s}/url`) },
+  { name: "webpack 5 web, /url", url: true, fileFetchFails: true, build: (d, o, s) => webpack(d, o, "web", `${s}/url`) },
 ];
+
+/** The entries every setup is built with: the default one and one per integration. */
+export const ENTRY_SPECIFIERS = ["renderer-steering", "renderer-steering/codexhost", "renderer-steering/acp", "renderer-steering/desktop"];
+
+/** Every setup with every entry. */
+export const SETUPS = ENTRY_SPECIFIERS.flatMap((specifier) =>
+  BASE_SETUPS.map((setup) => ({
+    ...setup,
+    specifier,
+    name: `${setup.name.replace("/url", `${specifier}/url`)}${setup.url ? "" : `, ${specifier}`}`,
+    build: (d, o) => setup.build(d, o, specifier),
+  })),
+);
 
 /** Bytes of the built app's scripts and wasm: raw and gzip -9. */
 export function bundleSize(out) {

@@ -15,7 +15,7 @@ import { chromium } from "playwright-core";
 import { CHROMIUM_FLAGS } from "../browser/flags.mjs";
 import { packAndInstall } from "../node/pack.mjs";
 import { cacheDir, ensureTools } from "./cache.mjs";
-import { SETUPS, STRICT_CSP, bundleSize, scriptText } from "./apps.mjs";
+import { SETUPS, STRICT_CSP, bundleSize, integrationOf, scriptText } from "./apps.mjs";
 
 const TYPES = { ".js": "text/javascript", ".html": "text/html", ".wasm": "application/wasm", ".css": "text/css" };
 const NO_WASM_CSP = "default-src 'self'; script-src 'self'";
@@ -78,10 +78,18 @@ async function run(url, using = browser) {
 
 const slug = (name) => name.toLowerCase().replace(/[^a-z0-9]+/g, "-");
 
-function assertSteered(result, where) {
+/** What each integration's app reports once its message went through. */
+const EXPECTED = {
+  codexhost: { delivery: "activeTurn", calls: ["codexhost/thread/steering/inspect", "turn/steer"] },
+  acp: { delivery: "prompted", calls: ["session/prompt"] },
+  desktop: { delivery: "activeTurn", calls: ["codexhost/thread/steering/inspect", "turn/steer"] },
+};
+
+function assertSteered(result, where, specifier) {
   assert.equal(result.state, "done", `${where}: ${result.error ?? ""} ${result.errors.join(" | ")}`);
-  assert.equal(result.delivery, "activeTurn");
-  assert.deepEqual(result.calls, ["codexhost/thread/steering/inspect", "turn/steer"]);
+  const expected = EXPECTED[integrationOf(specifier)];
+  assert.equal(result.delivery, expected.delivery);
+  assert.deepEqual(result.calls, expected.calls);
   assert.ok(result.errorIsClass && result.errorGuard && result.draftBack, `${where}: SteeringError class, guard, draft`);
 }
 
@@ -95,13 +103,13 @@ for (const setup of SETUPS) {
     assert.ok(!/node:fs|readFile\(/.test(text), "no Node entry in a browser bundle");
     const page = `${slug(setup.name)}/dist/index.html`;
     const http = await run(`${base}/${page}`);
-    assertSteered(http, "http");
+    assertSteered(http, "http", setup.specifier);
     const file = await run(pathToFileURL(join(apps, page)).href, setup.module ? fileBrowser : browser);
     if (setup.fileFetchFails) {
       assert.equal(file.state, "failed", "the URL entry cannot fetch its .wasm from a file:// page");
       assert.match(file.error, /fetch/i);
     } else {
-      assertSteered(file, "file://");
+      assertSteered(file, "file://", setup.specifier);
     }
     rows.push({
       name: setup.name, raw: size.raw, gzip: size.gzip, http: "steers",
