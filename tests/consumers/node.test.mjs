@@ -38,3 +38,16 @@ test("Node CommonJS app: require() on this Node, which meets engines ^20.19.0 ||
   const out = run("app.cjs", `const { init, CodexhostSteering, SteeringError, isSteeringError } = require("renderer-steering");\ninit().then(async () => {\n${steer}});\n`);
   assert.deepEqual(out, { delivery: "activeTurn", isClass: true, guard: true });
 });
+
+test("Node CommonJS app: require() of each integration entry", () => {
+  const out = run("entries.cjs", `
+    const codexhost = require("renderer-steering/codexhost");
+    const acp = require("renderer-steering/acp");
+    const desktop = require("renderer-steering/desktop");
+    Promise.all([codexhost.init(), acp.init(), desktop.init()]).then(async () => {
+      const CodexhostSteering = codexhost.CodexhostSteering, SteeringError = codexhost.SteeringError, isSteeringError = codexhost.isSteeringError;
+      ${steer}
+    });
+  `);
+  assert.deepEqual(out, { delivery: "activeTurn", isClass: true, guard: true });
+});
