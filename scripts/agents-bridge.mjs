@@ -2,12 +2,17 @@
 // The playground against a real agent: serves www/ and pkg/, starts the mock
 // model, and bridges each WebSocket /rpc connection of the page to a fresh
 // agent process over stdio (ws 8.18.3 from target/agents-cache).
-//   AGENT=codex|codexhost|codex-acp|claude-acp node scripts/agents-bridge.mjs [--port N]
+//   AGENT=codex|codexhost|codex-acp|claude-acp|codex-acp-steering|claude-acp-steering|codex-acp-v2 \
+//     node scripts/agents-bridge.mjs [--port N]
+// codex-acp and claude-acp are the agents without steering and with the
+// handoff only; the -steering ones ship `_session/steering` (ACP v1), and
+// codex-acp-v2 is codex-acp 2.6.0 spoken to in ACP v2 by the page.
 // The page speaks the reference host's notification names; real agents'
 // notifications are forwarded as they are and, where the page has its own
 // name for the same event, also in the page's words (turn/started with its
 // input, tool calls, steered user messages, turn/completed; for ACP a
-// `turn_end` update after each prompt's answer). Every agent process is ended
+// `turn_end` update after each v1 prompt's answer; a v2 turn ends with the
+// agent's own idle `state_update`). Every agent process is ended
 // by its process-group id when its socket closes or the bridge exits; a page
 // that names a `world` keeps its agent across its own reloads (as a real
 // host outlives a renderer), until the bridge exits.
@@ -17,7 +22,9 @@ import { createRequire } from "node:module";
 import { join, normalize, extname, sep } from "node:path";
 import { tmpdir } from "node:os";
 import { startMockModel } from "../tests/agents/mock-model.mjs";
-import { startCodex, startCodexhost, startCodexAcp, startClaudeAcp, allowOnce, repo, cache, installed, removeHomes } from "../tests/agents/agents.mjs";
+import {
+  startCodex, startCodexhost, startCodexAcp, startClaudeAcp, startCodexAcpSteering, startClaudeAcpSteering, allowOnce, repo, cache, installed, removeHomes,
+} from "../tests/agents/agents.mjs";
 
 // `threads`: the page's thread ids and the model each real thread starts with
 // (codexhost: a Codex thread and a claude-code harness thread; stock Codex: one
@@ -27,6 +34,9 @@ const AGENTS = {
   codexhost: { start: startCodexhost, mode: "codexhost-old&thread=thr-external", threads: { "thr-codex": "mock-model", "thr-external": "codexhost/claude-code-native" } },
   "codex-acp": { start: startCodexAcp, mode: "acp-steering" },
   "claude-acp": { start: startClaudeAcp, mode: "acp-handoff" },
+  "codex-acp-steering": { start: startCodexAcpSteering, mode: "acp-steering" },
+  "claude-acp-steering": { start: (port, handlers) => startClaudeAcpSteering(port, handlers, "v1"), mode: "acp-steering" },
+  "codex-acp-v2": { start: startCodexAcpSteering, mode: "acp-v2", acpVersion: 2 },
 };
 const name = process.env.AGENT ?? "claude-acp";
 const agent = AGENTS[name];
@@ -131,7 +141,7 @@ function startWorld() {
     try {
       const result = toPage(await rpc.request(msg.method, params, { timeoutMs: 600_000 }));
       answer({ id: msg.id, result });
-      if (msg.method === "session/prompt") answer({ method: "session/update", params: { sessionId: params.sessionId, update: { sessionUpdate: "turn_end", stopReason: result?.stopReason } } });
+      if (msg.method === "session/prompt" && agent.acpVersion !== 2) answer({ method: "session/update", params: { sessionId: params.sessionId, update: { sessionUpdate: "turn_end", stopReason: result?.stopReason } } });
     } catch (e) {
       answer({ id: msg.id, error: e?.code !== undefined ? { code: e.code, message: e.message, data: e.data } : { code: -32603, message: String(e?.message ?? e) } });
     }

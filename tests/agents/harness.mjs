@@ -41,7 +41,7 @@ export function record(row) {
 }
 
 export function printTable() {
-  const cols = [["agent", 18], ["scenario", 44], ["path", 20], ["round trips", 12], ["outcome", 40], ["ms", 7], ["model saw", 9]];
+  const cols = [["agent", 21], ["scenario", 44], ["path", 20], ["round trips", 12], ["outcome", 40], ["ms", 7], ["model saw", 9]];
   const line = (cells) => cells.map((c, i) => String(c ?? "-").padEnd(cols[i][1])).join(" ").trimEnd();
   console.log("\n" + line(cols.map((c) => c[0])));
   for (const r of rows) console.log(line([r.agent, r.scenario, r.path, r.roundTrips, r.outcome, r.ms, r.saw]));
@@ -62,15 +62,45 @@ export function acpApp(rpc, steering) {
     packageSent: [],
     answers: [],
     async prompt(sessionId, words) {
-      steering.promptSent(sessionId);
-      const answer = await rpc.request("session/prompt", { sessionId, prompt: text(words) }, { timeoutMs: 120_000 });
+      const token = steering.promptSent(sessionId);
+      let answer;
+      try {
+        answer = await rpc.request("session/prompt", { sessionId, prompt: text(words) }, { timeoutMs: 120_000 });
+      } catch (error) {
+        steering.promptAnswered(sessionId, { stopReason: "refusal" }, token);
+        throw error;
+      }
       const at = Date.now();
-      const verdict = steering.promptAnswered(sessionId, answer);
+      const verdict = steering.promptAnswered(sessionId, answer, token);
       app.answers.push({ answer, verdict, at });
-      return { answer, verdict };
+      return { answer, verdict, at };
     },
   };
   return app;
+}
+
+/**
+ * `send` with hooks that record what the app is told: `accepted` and
+ * `unconfirmed` calls (with their paths and times), the settled result, the
+ * time it settled and how long it took.
+ */
+export function sendWatched(steering, sessionId, content, ms = 60_000) {
+  const told = { accepted: [], unconfirmed: [], acceptedAt: undefined };
+  const hooks = {
+    accepted: (path) => { told.accepted.push(path); told.acceptedAt ??= Date.now(); },
+    unconfirmed: (path) => told.unconfirmed.push(path),
+  };
+  const start = Date.now();
+  const promise = settle(within(ms, steering.send(sessionId, content, hooks), "send"))
+    .then((r) => ({ ...r, told, start, at: Date.now(), ms: Date.now() - start }));
+  return { told, start, result: promise };
+}
+
+/** What a settled send says, for the table. */
+export function outcomeOf(s) {
+  if (!s.ok) return [s.error?.kind ?? String(s.error).slice(0, 30), s.error?.code].filter((x) => x !== undefined).join(" ");
+  const { kind, delivered, stopReason, messageId } = s.value;
+  return [kind, delivered ?? stopReason, messageId && `messageId ${messageId.slice(0, 8)}`].filter(Boolean).join(" ");
 }
 
 /** The `request` function handed to the package: through `rpc`, recorded in `log`. */

@@ -2,8 +2,9 @@
 // (`POST /v1/responses`, Codex and codex-acp) and the Messages API
 // (`POST /v1/messages`, claude-agent-acp and codexhost's claude-code
 // harness). What it answers is chosen by the text of the newest user input:
-// "[tool]" -> a tool call that sleeps `toolSeconds`, "[slow]" -> a text
-// streamed slowly, anything else -> "ok".
+// "[tool]" -> a tool call that sleeps `toolSeconds`, "[ask]" -> a Bash call
+// that writes a file (an agent in a mode that asks first asks the client's
+// permission for it), "[slow]" -> a text streamed slowly, anything else -> "ok".
 // A tool result (or steered text) after a tool call -> a short final text.
 import { createServer } from "node:http";
 
@@ -20,13 +21,14 @@ function textOf(value) {
   return "";
 }
 
-/** What the newest input asks for: "tool" | "slow" | "final" | "quick". */
+/** What the newest input asks for: "tool" | "ask" | "slow" | "final" | "quick". */
 function wanted(last, toolWords) {
   if (!last) return "quick";
   if (last.type === "function_call_output") return "final";
   if (Array.isArray(last.content) && last.content.some((b) => b.type === "tool_result")) return "final";
   const text = textOf(last.content);
   if (toolWords.some((w) => text.includes(w))) return "tool";
+  if (text.includes("[ask]")) return "ask";
   if (text.includes("[slow]")) return "slow";
   return "quick";
 }
@@ -35,6 +37,8 @@ function wanted(last, toolWords) {
 export async function startMockModel({ toolSeconds = 4, slowChunks = 30, slowChunkMs = 150, toolWords = ["[tool]"] } = {}) {
   const requests = [];
   let n = 0;
+  // A plain sleep is read-only and runs without asking; writing a file needs the client's permission.
+  const command = (want) => (want === "ask" ? `touch steering-permission.txt && sleep ${toolSeconds}` : `sleep ${toolSeconds}`);
   const server = createServer((req, res) => {
     let body = "";
     req.on("data", (c) => (body += c));
@@ -58,10 +62,11 @@ export async function startMockModel({ toolSeconds = 4, slowChunks = 30, slowChu
     const respId = `resp_${id}`;
     sse(res, "response.created", { response: { id: respId } });
     let item;
-    if (want === "tool") {
+    if (want === "tool" || want === "ask") {
       const tools = (body.tools ?? []).map((t) => t.name);
       const exec = tools.includes("exec_command");
-      const args = exec ? { cmd: `sleep ${toolSeconds}` } : { command: ["bash", "-lc", `sleep ${toolSeconds}`] };
+      const cmd = command(want);
+      const args = exec ? { cmd } : { command: ["bash", "-lc", cmd] };
       item = { type: "function_call", id: `fc_${id}`, call_id: `call_${id}`, name: exec ? "exec_command" : "shell", arguments: JSON.stringify(args) };
       sse(res, "response.output_item.added", { output_index: 0, item });
     } else {
@@ -94,10 +99,10 @@ export async function startMockModel({ toolSeconds = 4, slowChunks = 30, slowChu
     sse(res, "message_start", { message: { id: `msg_${id}`, type: "message", role: "assistant", model: body.model ?? "mock", content: [],
       stop_reason: null, stop_sequence: null, usage: { input_tokens: 10, output_tokens: 1 } } });
     let stop = "end_turn";
-    if (want === "tool") {
+    if (want === "tool" || want === "ask") {
       stop = "tool_use";
       sse(res, "content_block_start", { index: 0, content_block: { type: "tool_use", id: `toolu_${id}`, name: "Bash", input: {} } });
-      sse(res, "content_block_delta", { index: 0, delta: { type: "input_json_delta", partial_json: JSON.stringify({ command: `sleep ${toolSeconds}`, description: "wait" }) } });
+      sse(res, "content_block_delta", { index: 0, delta: { type: "input_json_delta", partial_json: JSON.stringify({ command: command(want), description: "wait" }) } });
     } else {
       const words = want === "slow" ? Array.from({ length: slowChunks }, (_, i) => `word${i} `) : [want === "final" ? "done" : "ok"];
       sse(res, "content_block_start", { index: 0, content_block: { type: "text", text: "" } });
@@ -120,6 +125,10 @@ export async function startMockModel({ toolSeconds = 4, slowChunks = 30, slowChu
     /** The most times any one model request carried `marker` (a duplicate shows as 2). */
     saw(marker) {
       return requests.reduce((max, r) => Math.max(max, occurrences(JSON.stringify(r.body.input ?? r.body.messages ?? ""), marker)), 0);
+    },
+    /** The requests whose conversation carries `marker`, oldest first. */
+    carrying(marker) {
+      return requests.filter((r) => occurrences(JSON.stringify(r.body.input ?? r.body.messages ?? ""), marker) > 0);
     },
     /** Resolves when a request satisfying `pred` has arrived (checked every 50 ms). */
     async until(pred, label, ms = 20_000) {

@@ -6,7 +6,42 @@
 // `loseAnswerTo(method)` makes the next answer to `method` vanish after the
 // peer sent it: the request is written, the peer acts on it, the caller
 // never hears back (a dropped answer, the worst case of a flaky transport).
-import { spawn } from "node:child_process";
+import { spawn, execFileSync } from "node:child_process";
+
+/** Every process now: pid -> { ppid, pgid, sid, stat, comm }. */
+function processes() {
+  const table = new Map();
+  for (const line of execFileSync("ps", ["-eo", "pid=,ppid=,pgid=,sid=,stat=,comm="], { encoding: "utf8" }).split("\n")) {
+    const [pid, ppid, pgid, sid, stat, ...comm] = line.trim().split(/\s+/);
+    if (pid) table.set(Number(pid), { ppid: Number(ppid), pgid: Number(pgid), sid: Number(sid), stat, comm: comm.join(" ") });
+  }
+  return table;
+}
+
+/** The processes below `root` (children, theirs, ...) that have not exited (zombies excluded). */
+export function descendants(root, table = processes()) {
+  const found = new Map();
+  let grew = true;
+  while (grew) {
+    grew = false;
+    for (const [pid, p] of table) {
+      if (!found.has(pid) && (p.ppid === root || found.has(p.ppid))) {
+        found.set(pid, p);
+        grew = true;
+      }
+    }
+  }
+  return new Map([...found].filter(([, p]) => !p.stat.startsWith("Z")));
+}
+
+/** Which of `snapshot` (from `descendants`) still run as the same process (same group and session). */
+export function stillRunning(snapshot) {
+  const now = processes();
+  return [...snapshot].filter(([pid, p]) => {
+    const q = now.get(pid);
+    return q && !q.stat.startsWith("Z") && q.pgid === p.pgid && q.sid === p.sid;
+  }).map(([pid, p]) => ({ pid, comm: p.comm }));
+}
 
 export class StdioRpc {
   constructor(command, args, { env, cwd, onRequest, onNotification } = {}) {
@@ -53,7 +88,8 @@ export class StdioRpc {
       if (!p) return;
       this.pending.delete(msg.id);
       this.wire.push({ dir: "in", id: msg.id, method: p.method, error: msg.error?.code });
-      if (p.lost) return;
+      // A lost answer is never heard of, and its timer no longer keeps the process alive.
+      if (p.lost) return clearTimeout(p.timer);
       if (msg.error) p.reject({ code: msg.error.code, message: msg.error.message, ...(msg.error.data !== undefined ? { data: msg.error.data } : {}) });
       else p.resolve(msg.result);
     } else if (msg.id !== undefined) {
@@ -79,7 +115,7 @@ export class StdioRpc {
         if (this.pending.delete(id)) reject(new Error(`no answer to ${method} within ${timeoutMs} ms`));
       }, timeoutMs);
       const settle = (f) => (v) => { clearTimeout(timer); f(v); };
-      this.pending.set(id, { method, lost, resolve: settle(resolve), reject: settle(reject) });
+      this.pending.set(id, { method, lost, timer, resolve: settle(resolve), reject: settle(reject) });
       this.#write({ id, method, params });
     });
   }
@@ -94,8 +130,13 @@ export class StdioRpc {
     return this.wire.slice(mark).filter((w) => w.dir === "out").map((w) => w.method);
   }
 
-  /** Ends the agent's process group by its id; resolves when it exited. */
+  /**
+   * Ends the agent's process group by its id; resolves when it exited. A
+   * process it started in a session of its own (Codex runs each command so)
+   * is outside that group: it is ended by its pid, as seen before the stop.
+   */
   async stop() {
+    const tree = this.child.exitCode === null ? descendants(this.pid) : new Map();
     if (this.child.exitCode === null && this.child.signalCode === null) {
       try { process.kill(-this.pid, "SIGTERM"); } catch { /* already gone */ }
       const t = setTimeout(() => { try { process.kill(-this.pid, "SIGKILL"); } catch { /* gone */ } }, 2_000);
@@ -103,6 +144,9 @@ export class StdioRpc {
       clearTimeout(t);
     }
     try { process.kill(-this.pid, "SIGKILL"); } catch { /* the whole group is gone */ }
+    for (const { pid } of stillRunning(tree)) {
+      try { process.kill(pid, "SIGKILL"); } catch { /* gone meanwhile */ }
+    }
     process.off("exit", this.onExit);
   }
 }

@@ -39,15 +39,37 @@ async function startBridge(agent) {
   return { ...url, stop };
 }
 
+/** The steer's bubble: shown once, delivered, in the words `delivery` matches. */
+const deliveredOnce = (delivery) => async (page) => {
+  const bubble = page.locator(".user-message", { hasText: "use pnpm instead" });
+  assert.equal(await bubble.count(), 1, "shown once");
+  assert.match(await bubble.getAttribute("class"), /delivered/);
+  assert.match(await bubble.locator(".delivery").textContent(), delivery);
+};
+
+/** The page spoke ACP v2 to the agent: its initialize asked for 2, the agent answered 2. */
+async function spokeV2(page) {
+  const wire = await page.locator("#wire li").allTextContents();
+  assert.ok(wire.some((line) => line.includes('"method":"initialize"') && line.includes('"protocolVersion":2')), "asked for v2");
+  assert.ok(wire.some((line) => line.includes('"result":{"protocolVersion":2')), "the agent answered v2");
+  assert.ok(wire.some((line) => line.includes('"_session/steering"')));
+  assert.ok(wire.some((line) => line.includes('"sessionUpdate":"state_update"')));
+  await page.waitForSelector(".turn.completed", { timeout: 30_000 });
+}
+
 const cases = [
-  // agent, what the package does with it, what the page shows when it is done
+  // agent, what the package does with it, what the page shows when it is done, what else it shows
   ["codex", "official", 'body[data-last-delivery="official"]'],
   ["codexhost", "newTurn (its Claude Code thread)", 'body[data-last-delivery="newTurn"]'],
   ["claude-acp", "handedOff (folded)", 'body[data-last-delivery="handedOff"]'],
   ["codex-acp", "queued, then prompted", 'body[data-last-delivery="prompted"]'],
+  ["codex-acp-steering", "injected, delivered when the turn ends", 'body[data-last-delivery="injected"]', deliveredOnce(/turn ended/)],
+  ["claude-acp-steering", "injected, delivered when the turn ends", 'body[data-last-delivery="injected"]', deliveredOnce(/turn ended/)],
+  ["codex-acp-v2", "injected over ACP v2, delivered on the agent's echo", 'body[data-last-delivery="injected"]',
+    async (page) => { await deliveredOnce(/echoed/)(page); await spokeV2(page); }],
 ];
 
-for (const [agent, expected, done] of cases) {
+for (const [agent, expected, done, check] of cases) {
   test(`real ${agent}: a steer from the composer during a tool call -> ${expected}`, async () => {
     const bridge = await startBridge(agent);
     try {
@@ -61,6 +83,7 @@ for (const [agent, expected, done] of cases) {
       }
       await page.waitForSelector(done, { timeout: 45_000 });
       await page.waitForTimeout(500);
+      await check?.(page);
       await shot(page, `agent-${agent}`);
       assert.match(await page.locator("#trace").textContent(), /✓/);
       assert.ok((await page.locator("#wire li").count()) > 0);
