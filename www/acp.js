@@ -54,7 +54,7 @@ export class AcpController {
         return answer;
       },
       (error) => {
-        this.steering.promptAnswered(this.sessionId, { stopReason: "refusal" }, token);
+        this.steering.promptAnswered(this.sessionId, { error }, token); // no stop reason: proves nothing about a landing steer
         throw error;
       },
     );

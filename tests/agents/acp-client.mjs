@@ -94,24 +94,9 @@ export async function connectAcp(start, model, { version = 1, protocol } = {}) {
  * follows the message's echo. It tells the package about both.
  */
 function v2App(rpc, steering, updates) {
-  const app = {
-    steering,
-    answers: [],
-    /** Resolves with `{ answer: { messageId }, verdict, at }` at insertion (a prompt sent during a turn is held until that turn ends). */
-    async prompt(sessionId, words) {
-      const token = steering.promptSent(sessionId);
-      let answer;
-      try {
-        answer = await rpc.request("session/prompt", { sessionId, prompt: text(words) }, { timeoutMs: 120_000 });
-      } catch (error) {
-        steering.promptAnswered(sessionId, { stopReason: "refusal" }, token);
-        throw error;
-      }
-      const at = Date.now();
-      const verdict = steering.promptAnswered(sessionId, answer, token);
-      app.answers.push({ answer, verdict, at });
-      return { answer, verdict, at };
-    },
+  // Its prompt is the v1 app's (promptSent, the request, promptAnswered with
+  // the answer): on v2 that answer is `{ messageId }`, at insertion.
+  return Object.assign(acpApp(rpc, steering), {
     /** The idle `state_update` (with a stop reason) that ends the turn of message `messageId`. */
     async turnEnd(sessionId, messageId, ms = 60_000) {
       let end;
@@ -122,8 +107,7 @@ function v2App(rpc, steering, updates) {
       }, `idle after ${messageId}`, ms);
       return end;
     },
-  };
-  return app;
+  });
 }
 
 /** A v2 `state_update` that ends a turn: idle, with a stop reason. */

@@ -67,7 +67,7 @@ export function acpApp(rpc, steering) {
       try {
         answer = await rpc.request("session/prompt", { sessionId, prompt: text(words) }, { timeoutMs: 120_000 });
       } catch (error) {
-        steering.promptAnswered(sessionId, { stopReason: "refusal" }, token);
+        steering.promptAnswered(sessionId, { error }, token); // no stop reason: proves nothing about a steer landing in it
         throw error;
       }
       const at = Date.now();
@@ -122,4 +122,19 @@ export function assertRefused(s, { code, message, input, saw }) {
   if (message !== undefined) assert.match(s.error.message, message);
   assert.deepEqual(s.error.draft, input);
   assert.equal(saw, 0, "the model never saw a refused message");
+}
+
+/**
+ * A steer the agent accepted and then dropped (its turn was cancelled first):
+ * not reported delivered but `outcomeUnknown` with the draft, `accepted`
+ * then `unconfirmed`, nothing resent, and the model saw it at most once.
+ */
+export function assertDropped(s, told, log, words, model) {
+  assert.equal(s.ok, false, "not reported delivered");
+  assert.equal(s.error.kind, "outcomeUnknown", s.error.message);
+  assert.deepEqual(s.error.draft, text(words), "the draft comes back");
+  assert.deepEqual(told.accepted, ["steeringExtension"]);
+  assert.deepEqual(told.unconfirmed, ["steeringExtension"]);
+  assert.deepEqual(log.map((l) => l.method), ["_session/steering"], "nothing resent");
+  assert.ok(model.saw(words) <= 1, `the model saw it ${model.saw(words)} times`);
 }
