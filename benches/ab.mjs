@@ -1,15 +1,20 @@
-// Paired A/B of the engine's time per steer in Node: the package at the
-// benchmark's base commit (A: target/bench-base/pkg, scripts/bench-base.sh)
-// against this one (B: pkg/), both loaded in one process. Every round runs
-// each host/thread row once through A and once through B, the order
-// alternating, so JIT tiers, GC and the machine's load fall on both alike.
-// Prints per row the median of the paired ratios B/A (below 1: B is faster).
-//   node benches/ab.mjs [A-pkg-dir] [B-pkg-dir]
+// Paired A/B of the engine's time per steer in Node, over two or more builds
+// loaded in one process: the entries of this build (pkg/ and pkg/entries/,
+// benches/package-entries.mjs) and the package at the benchmark's base commit
+// (target/bench-base/pkg, scripts/bench-base.sh). Every round runs each
+// host/thread row through each pair [A, B] back to back, A first in one round
+// and B first in the next, so JIT tiers, GC and the machine's load fall on
+// both alike. A pair prints per row the median of its paired ratios B/A
+// (below 1: B is faster).
+//   node benches/ab.mjs [A-pkg-dir] [B-pkg-dir]   (default: the base commit against pkg/)
 import { join, dirname, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { HOSTS, prepare, median } from "./bench-core.mjs";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
+/** Steers per timed run, and timed rounds: enough that a row's median repeats
+ *  within a few per cent from run to run on a 2-core machine shared with other work. */
+export const AB = { count: 400, rounds: 31 };
 
 async function load(pkg) {
   const api = await import(join(pkg, "node.js"));
@@ -17,30 +22,50 @@ async function load(pkg) {
   return api;
 }
 
-/** Paired ratios B/A per host/thread row, `rounds` timed rounds after one warm-up. */
-export async function abRun(aPkg, bPkg, { count = 200, rounds = 15 } = {}) {
-  const [a, b] = [await load(aPkg), await load(bPkg)];
+/**
+ * `builds`: { name: pkg-dir }; `pairs`: [[A, B], ...] of those names.
+ * Answers per host/thread row `{ host, thread, ratios: { "B/A": median } }`,
+ * `rounds` timed rounds after one warm-up.
+ */
+export async function pairedRun(builds, pairs, { count = AB.count, rounds = AB.rounds } = {}) {
+  const names = Object.keys(builds);
+  const apis = {};
+  for (const name of names) apis[name] = await load(builds[name]);
   const rows = [];
   for (const host of Object.keys(HOSTS)) {
     for (const owner of ["external", "codex"]) {
-      rows.push({ host, thread: owner === "codex" ? "codex-owned" : "external", a: await prepare(a, host, owner, count), b: await prepare(b, host, owner, count), ratios: [] });
+      const runs = {};
+      for (const name of names) runs[name] = await prepare(apis[name], host, owner, count);
+      rows.push({ host, thread: owner === "codex" ? "codex-owned" : "external", runs, ratios: pairs.map(() => []) });
     }
   }
+  // Each pair runs back to back, its order alternating from round to round:
+  // a fixed position (first after the row changes, or after another build)
+  // would bias the ratio.
   for (let round = 0; round <= rounds; round++) {
     for (const row of rows) {
-      const first = round % 2 === 0 ? row.a : row.b;
-      const second = first === row.a ? row.b : row.a;
-      const t1 = await first.engineRun();
-      const t2 = await second.engineRun();
-      const [ta, tb] = first === row.a ? [t1, t2] : [t2, t1];
-      if (round > 0) row.ratios.push(tb / ta);
+      for (const [i, [a, b]] of pairs.entries()) {
+        const [first, second] = round % 2 === 0 ? [a, b] : [b, a];
+        const ms = { [first]: await row.runs[first].engineRun() };
+        ms[second] = await row.runs[second].engineRun();
+        if (round > 0) row.ratios[i].push(ms[b] / ms[a]);
+      }
     }
   }
   return rows.map((row) => {
-    row.a.close();
-    row.b.close();
-    return { host: row.host, thread: row.thread, ratio: median(row.ratios) };
+    for (const run of Object.values(row.runs)) run.close();
+    return {
+      host: row.host,
+      thread: row.thread,
+      ratios: Object.fromEntries(pairs.map(([a, b], i) => [`${b}/${a}`, median(row.ratios[i])])),
+    };
   });
+}
+
+/** Paired ratios B/A per host/thread row: `[{ host, thread, ratio }]`. */
+export async function abRun(aPkg, bPkg, options) {
+  const rows = await pairedRun({ A: aPkg, B: bPkg }, [["A", "B"]], options);
+  return rows.map((r) => ({ host: r.host, thread: r.thread, ratio: r.ratios["B/A"] }));
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {

@@ -1,6 +1,8 @@
 // `npm run bench`: round trips before the steer and the engine's overhead per
-// steer, in Node and in headless Chromium, in one run; plus package size,
-// init() time against the dependency floor (benches/init-time.mjs) and memory.
+// steer, in Node and in headless Chromium, in one run; plus, per entry
+// (benches/package-entries.mjs), shipped size and init() time against the
+// dependency floor (benches/init-time.mjs); memory; the paired A/B per steer
+// of the codexhost entry, the default entry and the base commit; the targets.
 import { createServer } from "node:http";
 import { readFile } from "node:fs/promises";
 import { readFileSync } from "node:fs";
@@ -9,9 +11,11 @@ import { fileURLToPath } from "node:url";
 import { chromium } from "playwright-core";
 import { runBench } from "./bench-core.mjs";
 import { memoryRun } from "./memory.mjs";
-import { packageSize, formatPackageSize } from "./package-size.mjs";
-import { abRun } from "./ab.mjs";
+import { entrySizes, formatEntrySizes } from "./package-size.mjs";
+import { pairedRun, AB } from "./ab.mjs";
 import { initTimes, formatInitTimes } from "./init-time.mjs";
+import { entry } from "./package-entries.mjs";
+import { targets, formatTargets } from "./targets.mjs";
 import { CHROMIUM_FLAGS } from "../tests/browser/flags.mjs";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
@@ -70,8 +74,8 @@ const fmt = (cells) => cells.map((c, i) => c.padEnd(widths[i])).join("  ");
 console.log(fmt(header));
 for (const l of lines) console.log(fmt(l));
 
-const size = await packageSize(join(root, "pkg"));
-console.log(`\n${formatPackageSize(size)}`);
+const sizes = await entrySizes();
+console.log(`\n${formatEntrySizes(sizes)}`);
 
 // Needs target/floor-pkg/ (scripts/build-floor.sh; scripts/bench.sh builds it).
 const init = await initTimes();
@@ -82,24 +86,19 @@ for (const r of await memoryRun(nodeApi, nodeWasm)) {
   console.log(`${r.what.padEnd(46)} ${String(r.before).padStart(4)} -> ${String(r.after).padStart(4)} pages; state left behind: ${r.live}`);
 }
 
-// The paired A/B in Node against the base commit's package
+// The paired A/B in Node: the codexhost entry against the default entry (the
+// same engine in a smaller wasm), and both against the base commit's package
 // (target/bench-base/pkg, built by scripts/bench-base.sh).
-const base = join(root, "target", "bench-base", "pkg");
-const ab = await abRun(base, join(root, "pkg"));
-console.log(`\nNode, paired A/B against ${readFileSync(join(base, ".commit"), "utf8").trim()} (median of 15 paired rounds of 200 steers; B/A below 1: this build is faster):`);
-for (const r of ab) console.log(`  ${r.host.padEnd(24)} ${r.thread.padEnd(12)} B/A ${r.ratio.toFixed(3)}`);
+const baseDir = join(root, "target", "bench-base", "pkg");
+const baseCommit = readFileSync(join(baseDir, ".commit"), "utf8").trim();
+const PAIRS = [["default", "codexhost", "/codexhost vs default"], ["base", "default", `default vs ${baseCommit}`], ["base", "codexhost", `/codexhost vs ${baseCommit}`]];
+const ab = await pairedRun({ base: baseDir, default: entry("default").dir, codexhost: entry("codexhost").dir }, PAIRS.map(([a, b]) => [a, b]));
+console.log(`\nNode, paired A/B per steer (median of ${AB.rounds} paired rounds of ${AB.count} steers, each pair back to back, its order alternating; B/A below 1: B is faster):`);
+const abHeader = ["host", "thread", ...PAIRS.map(([, , label]) => `${label} B/A`)];
+const abLines = ab.map((r) => [r.host, r.thread, ...PAIRS.map(([a, b]) => r.ratios[`${b}/${a}`].toFixed(3))]);
+const abWidths = abHeader.map((h, i) => Math.max(h.length, ...abLines.map((l) => l[i].length)));
+const abFmt = (cells) => cells.map((c, i) => (i < 2 ? c.padEnd(abWidths[i]) : c.padStart(abWidths[i]))).join("  ");
+console.log(`  ${abFmt(abHeader)}`);
+for (const l of abLines) console.log(`  ${abFmt(l)}`);
 
-// The guards (no regression), each with this run's figure and whether it
-// holds. A paired ratio within 3 % of 1 is within this benchmark's run-to-run noise.
-const successful = node.map((n, i) => [n, chrome[i]]).filter(([n]) => n.first.ok);
-const worstChromium = Math.max(...successful.map(([, c]) => c.overheadRatio));
-const worstAb = Math.max(...ab.map((r) => r.ratio));
-const verdict = (ok) => (ok ? "holds" : "BROKEN");
-const guards = [
-  ["total shipped gzip -9 (wasm + JS) <= 126.3 KB", `${(size.total / 1000).toFixed(1)} KB`, size.total <= 126_300],
-  [`Chromium overhead of a successful steer <= 1.15 on every row (${successful.length} rows)`, worstChromium.toFixed(2), worstChromium <= 1.15],
-  ["Node not slower than the base commit (worst paired B/A <= 1.03)", worstAb.toFixed(3), worstAb <= 1.03],
-  ["init() in Node and Chromium printed beside the floor crate's", `${init.rows.length} rows above`, init.rows.length > 0],
-];
-console.log("\nguards, this run:");
-for (const [what, figure, ok] of guards) console.log(`  ${what.padEnd(76)} ${figure.padStart(10)}  ${verdict(ok)}`);
+console.log(`\n${formatTargets(targets({ sizes, init, ab }))}`);

@@ -1,43 +1,45 @@
-// init() time: the package against the dependency floor (benches/size-floor,
-// built into target/floor-pkg/ by scripts/build-floor.sh), in Node and in
-// headless Chromium. Part of `npm run bench`; alone: `node benches/init-time.mjs`
-// after scripts/build-pkg.sh and scripts/build-floor.sh (SAMPLES=15 by default).
+// init() time of every entry (benches/package-entries.mjs) against the
+// dependency floor (benches/size-floor, built into target/floor-pkg/ by
+// scripts/build-floor.sh), in Node and in headless Chromium, in one run.
+// Part of `npm run bench`; alone: `node benches/init-time.mjs` after
+// scripts/build-pkg.sh and scripts/build-floor.sh (SAMPLES=15 by default).
 //
 // What is timed, per sample, in a fresh context so that no earlier
 // compilation can be reused (V8 shares compiled wasm between isolates of one
 // process, and Chromium caches wasm code per browser context):
 //  - Node: a fresh `node` process per sample. Outside the timing: reading the
-//    .wasm file and importing the JS (entry, facade, glue). Timed: from just
+//    .wasm file and importing the JS (entry, driver, glue). Timed: from just
 //    before the call to its resolution (two rows: as is, and with Node's fetch
 //    globals loaded before the clock; the glue's loader tests `typeof Response`,
 //    and Node 20 loads its fetch implementation, undici, on that first touch:
-//    ~40 ms, the same for the package and the floor, unrelated to the wasm):
-//      package: `await init(bytes)` of pkg/node.js (the `node` entry) — the
-//               facade, the glue's WebAssembly.instantiate (compile +
-//               instantiate) and the start function (panic hook);
-//      floor:   `await init({ module_or_path: bytes })` of the floor's glue.
+//    ~40 ms, the same for every entry and the floor, unrelated to the wasm):
+//      entry: `await init(bytes)` of the entry's node.js (the `node`
+//             condition): the driver, the glue's compile + instantiate, the
+//             start function (panic hook) and the driver's first step;
+//      floor: `await init({ module_or_path: bytes })` of the floor's glue.
 //  - Chromium: a fresh browser context (own renderer process, empty caches)
 //    and page per sample; files from a local HTTP server. Outside the timing:
 //    the module imports and, for the `bytes` rows, fetching the .wasm.
 //    Timed: from just before the call to its resolution:
-//      package, init():      `await init()` of pkg/browser.js (the `browser`
-//                            entry a user imports): base64 decode of the
-//                            embedded gzip'd wasm, inflate, streaming compile,
-//                            instantiate, start;
-//      package, init(bytes): `await init(bytes)` of the same entry: no
-//                            decode/inflate, as the floor;
-//      floor:                `await init({ module_or_path: bytes })`.
+//      entry, init():      `await init()` of the entry's browser.js (what a
+//                          user imports): base64 decode of the embedded
+//                          gzip'd wasm, inflate, streaming compile,
+//                          instantiate, start, the driver's first step;
+//      entry, init(bytes): `await init(bytes)` of the same module: no
+//                          decode/inflate, as the floor;
+//      floor:              `await init({ module_or_path: bytes })`.
 // Each figure is the median of SAMPLES samples; the kinds are interleaved.
 import { createServer } from "node:http";
 import { readFile } from "node:fs/promises";
 import { execFileSync } from "node:child_process";
-import { join, normalize, extname, dirname } from "node:path";
+import { join, normalize, extname, dirname, relative } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { CHROMIUM_FLAGS } from "../tests/browser/flags.mjs";
+import { ENTRIES, entry } from "./package-entries.mjs";
 
 const here = fileURLToPath(import.meta.url);
 const root = join(dirname(here), "..");
-const PKG_WASM = join(root, "pkg", "renderer_steering_bg.wasm");
+const WASM = "renderer_steering_bg.wasm";
 const FLOOR_DIR = join(root, "target", "floor-pkg");
 const FLOOR_WASM = join(FLOOR_DIR, "size_floor_bg.wasm");
 const TYPES = { ".js": "text/javascript", ".mjs": "text/javascript", ".wasm": "application/wasm", ".html": "text/html" };
@@ -46,9 +48,10 @@ const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 // One Node sample, in its own process: prints the timed milliseconds.
 async function nodeSample(kind, preload) {
   if (preload === "fetch-preloaded") void globalThis.Response; // loads undici now, outside the timing
-  if (kind === "package") {
-    const bytes = await readFile(PKG_WASM);
-    const api = await import(pathToFileURL(join(root, "pkg", "node.js")).href);
+  if (kind !== "floor") {
+    const { dir } = entry(kind);
+    const bytes = await readFile(join(dir, WASM));
+    const api = await import(pathToFileURL(join(dir, "node.js")).href);
     const t0 = performance.now();
     await api.init(bytes);
     return performance.now() - t0;
@@ -62,8 +65,12 @@ async function nodeSample(kind, preload) {
   return ms;
 }
 
+/** Node samples: `{ "<entry|floor> <cold|fetch-preloaded>": ms[] }`. */
 function inNode(samples) {
-  const ms = { "package cold": [], "floor cold": [], "package fetch-preloaded": [], "floor fetch-preloaded": [] };
+  const ms = {};
+  for (const preload of ["cold", "fetch-preloaded"]) {
+    for (const kind of [...ENTRIES.map((e) => e.name), "floor"]) ms[`${kind} ${preload}`] = [];
+  }
   for (let i = 0; i < samples; i++) {
     for (const key of Object.keys(ms)) {
       const out = execFileSync(process.execPath, [here, "--sample", ...key.split(" ")], { encoding: "utf8" });
@@ -74,12 +81,15 @@ function inNode(samples) {
 }
 
 // Pages for Chromium: the imports (and the fetch of the bytes) happen before the clock starts.
+const url = (dir, file) => `/${relative(root, join(dir, file)).split("\\").join("/")}`;
 const PAGES = {
-  "package-init": [`import * as api from "/pkg/browser.js";`, `
-    const t0 = performance.now(); await api.init(); return performance.now() - t0;`],
-  "package-bytes": [`import * as api from "/pkg/browser.js";`, `
-    const bytes = new Uint8Array(await (await fetch("/pkg/renderer_steering_bg.wasm")).arrayBuffer());
-    const t0 = performance.now(); await api.init(bytes); return performance.now() - t0;`],
+  ...Object.fromEntries(ENTRIES.flatMap(({ name, dir }) => [
+    [`${name}-init`, [`import * as api from "${url(dir, "browser.js")}";`, `
+    const t0 = performance.now(); await api.init(); return performance.now() - t0;`]],
+    [`${name}-bytes`, [`import * as api from "${url(dir, "browser.js")}";`, `
+    const bytes = new Uint8Array(await (await fetch("${url(dir, WASM)}")).arrayBuffer());
+    const t0 = performance.now(); await api.init(bytes); return performance.now() - t0;`]],
+  ])),
   floor: [`import init, { round_trip } from "/target/floor-pkg/size_floor.js";`, `
     const bytes = new Uint8Array(await (await fetch("/target/floor-pkg/size_floor_bg.wasm")).arrayBuffer());
     const t0 = performance.now(); await init({ module_or_path: bytes }); const ms = performance.now() - t0;
@@ -133,31 +143,44 @@ async function inChromium(samples) {
   return ms;
 }
 
-/** Median init() ms of the package and of the floor, per runtime. */
+/**
+ * Median init() ms of every entry and of the floor, per runtime:
+ * `{ samples, floorBytes, entries: [{ name, specifier, bytes }], rows: [{ runtime, floorMs, ms: { [entry]: ms } }] }`.
+ */
 export async function initTimes(samples = Number(process.env.SAMPLES ?? 15)) {
   const node = inNode(samples);
   const chrome = await inChromium(samples);
-  const row = (runtime, pkg, floor) => ({ runtime, packageMs: median(pkg), floorMs: median(floor) });
+  const row = (runtime, floor, of) => ({
+    runtime,
+    floorMs: median(floor),
+    ms: Object.fromEntries(ENTRIES.map(({ name }) => [name, median(of(name))])),
+  });
+  const entries = [];
+  for (const e of ENTRIES) entries.push({ name: e.name, specifier: e.specifier, bytes: (await readFile(join(e.dir, WASM))).length });
   return {
     samples,
-    packageBytes: (await readFile(PKG_WASM)).length,
     floorBytes: (await readFile(FLOOR_WASM)).length,
+    entries,
     rows: [
-      row("Node, init(bytes)", node["package cold"], node["floor cold"]),
-      row("Node, init(bytes), fetch preloaded", node["package fetch-preloaded"], node["floor fetch-preloaded"]),
-      row("Chromium, init() (embedded)", chrome["package-init"], chrome.floor),
-      row("Chromium, init(bytes)", chrome["package-bytes"], chrome.floor),
+      row("Node, init(bytes)", node["floor cold"], (n) => node[`${n} cold`]),
+      row("Node, init(bytes), fetch preloaded", node["floor fetch-preloaded"], (n) => node[`${n} fetch-preloaded`]),
+      row("Chromium, init() (embedded)", chrome.floor, (n) => chrome[`${n}-init`]),
+      row("Chromium, init(bytes)", chrome.floor, (n) => chrome[`${n}-bytes`]),
     ],
   };
 }
 
-export function formatInitTimes({ samples, packageBytes, floorBytes, rows }) {
-  const header = ["runtime", "package init ms", "floor init ms", "ratio"];
-  const lines = rows.map((r) => [r.runtime, r.packageMs.toFixed(2), r.floorMs.toFixed(2), (r.packageMs / r.floorMs).toFixed(2)]);
+export function formatInitTimes({ samples, floorBytes, entries, rows }) {
+  const header = ["runtime", "floor ms", ...entries.map((e) => `${e.name} ms (x floor)`)];
+  const lines = rows.map((r) => [
+    r.runtime,
+    r.floorMs.toFixed(2),
+    ...entries.map(({ name }) => `${r.ms[name].toFixed(2)} (${(r.ms[name] / r.floorMs).toFixed(2)}x)`),
+  ]);
   const widths = header.map((h, i) => Math.max(h.length, ...lines.map((l) => l[i].length)));
   const fmt = (cells) => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join("  ");
   return [
-    `init() time: package (wasm ${packageBytes} B) vs dependency floor (benches/size-floor, wasm ${floorBytes} B)`,
+    `init() time per entry vs the dependency floor (benches/size-floor); wasm: ${entries.map((e) => `${e.name} ${e.bytes} B`).join(", ")}, floor ${floorBytes} B`,
     `(median of ${samples} samples, each in a fresh Node process / fresh Chromium context; timed from the init call to its`,
     ` resolution, after the imports and the .wasm read/fetch; init() (embedded) includes decoding and inflating the embedded wasm;`,
     ` "fetch preloaded": Node's lazily loaded fetch globals, which the glue's loader touches, loaded before the clock)\n`,

@@ -23,9 +23,14 @@ export async function memoryRun(api, wasm) {
     const before = pages();
     for (let s = 0; s < 10_000; s++) {
       const session = `s${s}`;
-      acp.promptSent(session);
-      for (let i = 0; i < 10; i++) await acp.send(session, [{ type: "text", text: `step ${i}` }]);
-      acp.promptAnswered(session, { stopReason: "end_turn" });
+      const token = acp.promptSent(session);
+      // A _session/steering steer resolves once its turn ends (its evidence of
+      // landing), so the turn's ten sends are answered first, then it ends.
+      const sends = [];
+      for (let i = 0; i < 10; i++) sends.push(acp.send(session, [{ type: "text", text: `step ${i}` }]));
+      await new Promise((r) => setImmediate(r));
+      acp.promptAnswered(session, { stopReason: "end_turn" }, token);
+      await Promise.all(sends);
     }
     rows.push({ what: "ACP: 100,000 sends / 10,000 sessions", before, after: pages(), live: acp.liveState() });
     acp.free();

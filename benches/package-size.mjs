@@ -1,13 +1,15 @@
-// The shipped package's size, as the size guard counts it: the wasm, the
+// The shipped size of each entry, as the size targets count it: the wasm, the
 // JavaScript the engine runs on (the wasm-bindgen glue, the driver, the
 // classes, the browser entry; not the embedded copy of the wasm) and the
-// desktop hook (pkg/desktop/), each gzip -9 (Node's zlib),
-// the JavaScript without its comments (what a minifier keeps at least).
-//   node benches/package-size.mjs [pkg-dir]   prints the figures
+// desktop hook (desktop*.js and desktop/), each gzip -9 (Node's zlib), the
+// JavaScript without its comments (what a minifier keeps at least). An entry
+// is a folder (benches/package-entries.mjs), so one count applies to each.
+//   node benches/package-size.mjs [pkg-dir]   prints one folder's figures, or every entry's
 import { readFileSync, readdirSync, existsSync } from "node:fs";
 import { gzipSync } from "node:zlib";
-import { join, dirname } from "node:path";
+import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import { ENTRIES } from "./package-entries.mjs";
 
 /** The JavaScript outside the desktop hook: the glue, the entry, and every file of these folders. */
 const GLUE = ["renderer_steering.js", "browser.js"];
@@ -15,13 +17,14 @@ const GLUE_DIRS = ["driver", "api"];
 /** A build before the driver had folders kept its JavaScript beside the glue. */
 const FLAT = ["facade.js", "fields.js", "steering-error.js", "api.js", "exports.js", "boundary.js", "json-text.js"];
 
-/** Sizes in bytes of the package in `pkg` (a built pkg/ directory). */
+/** Sizes in bytes of the entry in `pkg` (a built pkg/ directory or one of pkg/entries/). */
 export async function packageSize(pkg) {
   const ts = (await import("typescript")).default;
   const withoutComments = (b) =>
     Buffer.from(ts.transpileModule(b.toString(), { compilerOptions: { removeComments: true, target: ts.ScriptTarget.ES2022 } }).outputText);
   const read = (files) => Buffer.concat(files.map((f) => readFileSync(join(pkg, f))));
-  const gz = (b) => gzipSync(b, { level: 9 }).length;
+  // No files ship nothing: 0 B, not the 20 B of an empty gzip stream.
+  const gz = (b) => (b.length === 0 ? 0 : gzipSync(b, { level: 9 }).length);
   const wasm = readFileSync(join(pkg, "renderer_steering_bg.wasm"));
   const snippetsDir = join(pkg, "snippets");
   const snippets = existsSync(snippetsDir)
@@ -42,15 +45,31 @@ export async function packageSize(pkg) {
   return size;
 }
 
-/** The figures as printed by `npm run bench`. */
-export function formatPackageSize(s) {
-  return `package size: wasm ${s.wasmRaw} B raw / ${s.wasm} B gzip -9; ` +
-    `JS glue + classes ${s.glue} B gzip -9 as shipped, ${s.glueBare} B without comments; ` +
-    `desktop hook (pkg/desktop*.js) ${s.hook} B gzip -9 as shipped, ${s.hookBare} B without comments\n` +
-    `total gzip -9 (wasm + JS without comments + desktop hook without comments): ${s.total} B`;
+/** Every entry's sizes: `[{ name, specifier, size }]`. */
+export async function entrySizes(entries = ENTRIES) {
+  const rows = [];
+  for (const e of entries) rows.push({ name: e.name, specifier: e.specifier, size: await packageSize(e.dir) });
+  return rows;
+}
+
+/** The per-entry table as printed by `npm run bench`. */
+export function formatEntrySizes(rows) {
+  const header = ["entry", "wasm raw B", "wasm gzip", "JS gzip", "JS bare", "hook gzip", "hook bare", "shipped gzip -9"];
+  const lines = rows.map(({ specifier, size: s }) =>
+    [specifier, s.wasmRaw, s.wasm, s.glue, s.glueBare, s.hook, s.hookBare, s.total].map(String));
+  const widths = header.map((h, i) => Math.max(h.length, ...lines.map((l) => l[i].length)));
+  const fmt = (cells) => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join("  ");
+  return [
+    "shipped size per entry, bytes (gzip -9, Node's zlib; JS: the glue, driver, classes and entry; hook: the desktop hook;",
+    " bare: without comments; shipped = wasm gzip + JS bare + hook bare; the embedded copy of the wasm is not counted twice)\n",
+    fmt(header),
+    ...lines.map(fmt),
+  ].join("\n");
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
-  const pkg = process.argv[2] ?? join(dirname(fileURLToPath(import.meta.url)), "..", "pkg");
-  console.log(formatPackageSize(await packageSize(pkg)));
+  const rows = process.argv[2]
+    ? [{ specifier: resolve(process.argv[2]), size: await packageSize(resolve(process.argv[2])) }]
+    : await entrySizes();
+  console.log(formatEntrySizes(rows));
 }

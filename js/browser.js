@@ -21,7 +21,9 @@ function embedded() {
   if (typeof DecompressionStream !== "function") {
     throw new Error("renderer-steering: this runtime lacks DecompressionStream; import renderer-steering/url or pass the .wasm bytes to init()");
   }
-  const wasm = new Blob([decode(wasmGzipBase64)]).stream().pipeThrough(new DecompressionStream("gzip"));
+  // A Response's body streams the bytes straight from memory; a Blob's
+  // stream() read them back about twice as slowly (docs/performance.md).
+  const wasm = new Response(decode(wasmGzipBase64)).body.pipeThrough(new DecompressionStream("gzip"));
   return new Response(wasm, { headers: { "content-type": "application/wasm" } });
 }
 

@@ -7,6 +7,8 @@
 //   node scripts/docs-performance.mjs --from <file>    takes a saved `npm run bench` output instead
 //   node scripts/docs-performance.mjs --size-report <file>   writes the `<!-- size:begin -->` block
 //                                                      from a saved `bash scripts/size-report.sh` output
+//   node scripts/docs-performance.mjs --init-split <file>    writes the `<!-- init-split:begin -->` block
+//                                                      from a saved `node benches/init-split.mjs` output
 import { spawn, execFileSync } from "node:child_process";
 import { readFileSync, writeFileSync } from "node:fs";
 import { cpus } from "node:os";
@@ -65,9 +67,21 @@ if (sizeReport > 0) {
   process.exit(0);
 }
 
+const initSplit = process.argv.indexOf("--init-split");
+if (initSplit > 0) {
+  // `node benches/init-split.mjs > <file>`: Chromium's init() by step, and each cut.
+  const output = readFileSync(process.argv[initSplit + 1], "utf8");
+  if (!output.includes("init() of the embedded entry, split") || !output.includes("V8 flags")) {
+    throw new Error("that does not look like the output of `node benches/init-split.mjs`; the page was not changed");
+  }
+  const where = `${when}: ${cpu.length} × ${cpu[0]?.model.trim() ?? "unknown CPU"}, ${chromiumVersion()}`;
+  writeBlock("init-split", [`Written by \`node scripts/docs-performance.mjs --init-split\` from one run of \`node benches/init-split.mjs\` (${where}).`, "", "```text", output.trimEnd(), "```"]);
+  process.exit(0);
+}
+
 const from = process.argv.indexOf("--from");
 const output = from > 0 ? readFileSync(process.argv[from + 1], "utf8") : await runBench();
-if (!output.includes("Round trips before the steer") || !output.includes("guards, this run:")) {
+if (!output.includes("Round trips before the steer") || !output.includes("targets, this run:")) {
   throw new Error("that does not look like the output of `npm run bench`; the page was not changed");
 }
 const where = `${when}: ${cpu.length} × ${cpu[0]?.model.trim() ?? "unknown CPU"}, Node ${process.version}, ${chromiumVersion()}.`;

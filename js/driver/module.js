@@ -8,14 +8,15 @@
 // call throws at once, and every promise it still owes rejects, telling the
 // window to re-create it (fail fast, never a silently dead module).
 import * as glue from "../renderer_steering.js";
+import { LIMITS } from "./limits.js";
 
 let loaded = false;
 let loading;
 let stopped;
 /** Reject functions of promises the module still owes. */
 const owed = new Set();
-/** The front door's read limits (`bridge::Limits`), read once at load. */
-export let limits;
+/** The front door's read limits (`bridge::Limits`, shipped as a constant: js/driver/limits.js). */
+export const limits = LIMITS;
 
 const isTrap = (e) =>
   e instanceof WebAssembly.RuntimeError || (e instanceof RangeError && /call stack/i.test(e.message));
@@ -102,7 +103,6 @@ async function load(source, loadDefault, compileHere) {
     );
   }
   loaded = true;
-  limits = step(0, { do: "limits" }).value;
 }
 
 /**

@@ -45,12 +45,16 @@ test("before init() every call throws 'call `await init()` first'", async () => 
   assert.throws(() => gate.version(), { message: BEFORE });
 });
 
-test("concurrent init() calls share one load; a later call resolves at once; the limits are read", async () => {
+test("concurrent init() calls share one load; a later call resolves at once; init() makes no call into the wasm", async () => {
   const { gate, control } = await gateOverFakeGlue();
+  const steps = [];
+  const inner = control.step;
+  control.step = (...args) => (steps.push(args[1]), inner(...args));
   await Promise.all([gate.init(undefined, () => "x"), gate.init(undefined, () => "x")]);
   assert.equal(control.loads, 1);
   await gate.init();
   assert.equal(control.loads, 1);
+  assert.deepEqual(steps, [], "the limits ship as a constant: no first step at load");
   assert.equal(gate.limits.depth, 64);
   assert.equal(gate.version(), "1.2.3");
 });

@@ -31,6 +31,7 @@ export const TARBALL_FILES = [
   "pkg/driver/host.js",
   "pkg/driver/journal.js",
   "pkg/driver/json-text.js",
+  "pkg/driver/limits.js",
   "pkg/driver/module.js",
   "pkg/driver/report.js",
   "pkg/driver/steering-error.js",
@@ -50,7 +51,7 @@ export const TARBALL_FILES = [
 /** An integration entry's folder: its loaders, types, wasm and glue, and its own copy of the driver. */
 function entryFiles(name, api, desktop = false) {
   const dir = `pkg/entries/${name}`;
-  const driver = ["engine", "fields", "front-door", "host", "journal", "json-text", "module", "report", "steering-error", "timer"];
+  const driver = ["engine", "fields", "front-door", "host", "journal", "json-text", "limits", "module", "report", "steering-error", "timer"];
   const hook = ["active-turn", "core", "driver", "handle", "hook", "new-turn", "safety"];
   return [
     ...["browser.js", "index.d.ts", "node.js", "renderer_steering.js", "renderer_steering_bg.wasm", "url.js", "wasm-inline.js"].map((f) => `${dir}/${f}`),
