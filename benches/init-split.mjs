@@ -6,10 +6,10 @@
 //
 // It copies each entry's files into target/init-split/<entry>/ and adds
 // performance.now() marks at each step of init(): the base64 decode, the
-// Blob, the first and last inflated chunk, the call into
-// WebAssembly.instantiateStreaming and its answer, the glue's start, the
-// driver's first step (it reads `limits`). A second copy,
-// <entry>-baked/, holds `limits` as a constant, as a build could write it.
+// first and last inflated chunk, the call into
+// WebAssembly.instantiateStreaming and its answer, the glue's start. The
+// driver makes no call into the wasm at init() (its read limits ship as a
+// constant), so what the first call compiles shows in the first steer.
 // Every sample is a fresh browser context (its own renderer process, no
 // compiled code to reuse); each figure is the median over samples of that
 // sample's own phase or total. The pages import before the clock, and
@@ -38,11 +38,10 @@ const WASM = "renderer_steering_bg.wasm";
 const m = (k) => `globalThis.__m?.(${JSON.stringify(k)});`;
 const MARKS = {
   "browser.js": [[
-    'const wasm = new Blob([decode(wasmGzipBase64)]).stream().pipeThrough(new DecompressionStream("gzip"));',
+    'const wasm = new Response(decode(wasmGzipBase64)).body.pipeThrough(new DecompressionStream("gzip"));',
     `const gz = decode(wasmGzipBase64); ${m("decoded")}
-  const blob = new Blob([gz]); ${m("blob")}
   let first = true;
-  const wasm = blob.stream().pipeThrough(new DecompressionStream("gzip")).pipeThrough(new TransformStream({
+  const wasm = new Response(gz).body.pipeThrough(new DecompressionStream("gzip")).pipeThrough(new TransformStream({
     transform(chunk, c) { if (first) { first = false; ${m("first chunk")} } c.enqueue(chunk); },
     flush() { ${m("last chunk")} },
   }));`,
@@ -54,9 +53,7 @@ const MARKS = {
       `${m("compile call")} const instance = await WebAssembly.instantiate(module, imports); ${m("instantiated")}`],
     ["wasm.__wbindgen_start();", `${m("start")} wasm.__wbindgen_start(); ${m("started")}`],
   ],
-  "driver/module.js": [['limits = step(0, { do: "limits" }).value;', `limits = step(0, { do: "limits" }).value; ${m("limits")}`]],
 };
-const LIMITS_STEP = 'limits = step(0, { do: "limits" }).value;';
 
 async function patch(file, pairs) {
   let text = await readFile(file, "utf8");
@@ -67,21 +64,14 @@ async function patch(file, pairs) {
   await writeFile(file, text);
 }
 
-/** The two instrumented copies of entry `name`, and its embeds as modules. */
+/** The instrumented copy of entry `name`, and its embeds as modules. */
 async function instrument(name) {
   const { dir } = entry(name);
-  const limits = execFileSync(process.execPath, ["--input-type=module", "-e", `
-    const api = await import(${JSON.stringify(pathToFileURL(join(dir, "node.js")).href)}); await api.init();
-    const { limits } = await import(${JSON.stringify(pathToFileURL(join(dir, "driver", "module.js")).href)});
-    process.stdout.write(JSON.stringify(limits));`], { encoding: "utf8" });
-  for (const copy of [name, `${name}-baked`]) {
-    const to = join(out, copy);
-    await rm(to, { recursive: true, force: true });
-    await mkdir(to, { recursive: true });
-    await cp(dir, to, { recursive: true, filter: (f) => !f.startsWith(join(dir, "entries")) });
-    for (const [file, pairs] of Object.entries(MARKS)) await patch(join(to, file), pairs);
-    if (copy !== name) await patch(join(to, "driver", "module.js"), [[LIMITS_STEP, `limits = ${limits};`]]);
-  }
+  const to = join(out, name);
+  await rm(to, { recursive: true, force: true });
+  await mkdir(to, { recursive: true });
+  await cp(dir, to, { recursive: true, filter: (f) => !f.startsWith(join(dir, "entries")) });
+  for (const [file, pairs] of Object.entries(MARKS)) await patch(join(to, file), pairs);
   const wasm = await readFile(join(dir, WASM));
   const raw = `export default "${wasm.toString("base64")}";\n`;
   await writeFile(join(out, name, "wasm-raw.js"), raw);
@@ -98,20 +88,11 @@ const STEER = `
     const a = performance.now();
     await s.steer({ threadId: "t1", expectedTurnId: "t", input: [{ type: "text", text: "use pnpm" }], clientUserMessageId: "m1" });
     M.steerAfter = performance.now() - a;`;
-const body = `new Response(Uint8Array.fromBase64(gz)).body.pipeThrough(new DecompressionStream("gzip"))`;
 /** The pages of entry `name`: [label, imports, timed body]. */
 const variants = (name) => [
-  ["as shipped: Blob -> DecompressionStream -> instantiateStreaming", `import * as api from "${u(name, "browser.js")}";`,
+  ["as shipped: a Response body -> DecompressionStream -> instantiateStreaming", `import * as api from "${u(name, "browser.js")}";`,
     "await api.init();"],
-  ["gzip bytes as a Response body (no Blob)", `import * as api from "${u(name, "browser.js")}"; import gz from "${u(name, "wasm-inline.js")}";`,
-    `await api.init(new Response(${body}, { headers: { "content-type": "application/wasm" } }));`],
   ["uncompressed embed (base64 of the .wasm) -> instantiateStreaming", `import * as api from "${u(name, "browser.js")}"; import raw from "${u(name, "wasm-raw.js")}";`,
-    `await api.init(new Response(Uint8Array.fromBase64(raw), { headers: { "content-type": "application/wasm" } }));`],
-  ["limits baked in, as shipped otherwise", `import * as api from "${u(`${name}-baked`, "browser.js")}";`,
-    "await api.init();"],
-  ["limits baked in + Response body", `import * as api from "${u(`${name}-baked`, "browser.js")}"; import gz from "${u(name, "wasm-inline.js")}";`,
-    `await api.init(new Response(${body}, { headers: { "content-type": "application/wasm" } }));`],
-  ["limits baked in + uncompressed embed", `import * as api from "${u(`${name}-baked`, "browser.js")}"; import raw from "${u(name, "wasm-raw.js")}";`,
     `await api.init(new Response(Uint8Array.fromBase64(raw), { headers: { "content-type": "application/wasm" } }));`],
   ["/url: init() with its fetch", `import * as api from "${u(name, "url.js")}";`, "await api.init();"],
   ["/url: a fetched Response (headers in) to init()", `import * as api from "${u(name, "url.js")}"; const res = await fetch("${u(name, WASM)}");`,
@@ -226,13 +207,11 @@ lines.push(...names.map((n) => `  ${n}: base64 of the gzip'd wasm (as shipped) $
 const d = (a, b) => (r) => r[b] - r[a];
 const PHASES = [
   ["base64 decode (Uint8Array.fromBase64)", (r) => r.decoded],
-  ["new Blob of the gzip bytes", d("decoded", "blob")],
-  ["Blob stream, pipes, Response, driver and glue up to instantiateStreaming", d("blob", "compile call")],
+  ["Response body, pipes, driver and glue up to instantiateStreaming", d("decoded", "compile call")],
   ["until the first inflated chunk", d("compile call", "first chunk")],
   ["inflate with the streaming compile alongside, to the last chunk", d("first chunk", "last chunk")],
   ["compile's end and instantiate, after the last chunk", d("last chunk", "instantiated")],
   ["glue and start function (panic hook)", d("instantiated", "started")],
-  ["the driver's first step (limits)", d("started", "limits")],
   ["init() total", "total"],
   ["then the first steer", "steerAfter"],
 ];
@@ -258,7 +237,7 @@ for (const [label, flags] of FLAGS) {
   flagged.push([label, await sample(paths, flags)]);
 }
 lines.push("");
-lines.push(table(["V8 flags: as shipped, ms", ...names.flatMap((n) => [`${n} init`, "first step", "steer"])],
-  flagged.map(([label, g]) => [label, ...g.flatMap((h) => [f(h("total")), f(h(d("started", "limits"))), f(h("steerAfter"))])])));
+lines.push(table(["V8 flags: as shipped, ms", ...names.flatMap((n) => [`${n} init`, "steer"])],
+  flagged.map(([label, g]) => [label, ...g.flatMap((h) => [f(h("total")), f(h("steerAfter"))])])));
 server.close();
 console.log(lines.join("\n"));
