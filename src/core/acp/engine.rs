@@ -233,7 +233,7 @@ impl AcpEngine {
         let path = if running && !must_prompt { self.path() } else { SteerPath::Queue };
         let Some(op) = self.ops.get(&op_id) else { return };
         let content = Some(&op.content);
-        let v2 = self.dialect.caps.is_some_and(|c| c.protocol == Protocol::V2);
+        let v2 = self.protocol() == Protocol::V2;
         let base = SessionParams { session_id: &session_id, ..SessionParams::default() };
         let (method, params, timeout) = match path {
             SteerPath::Inject { .. } => {

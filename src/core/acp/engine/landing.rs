@@ -83,13 +83,12 @@ impl AcpEngine {
 
     /// A v2 user-message echo of an id no prompt owns: the oldest landing
     /// steer reached the turn (the `_session/steering` answer names no id,
-    /// so echoes are matched in order). False when none was landing.
-    pub(super) fn echo_landed(&mut self, session_id: &str, message_id: String) -> bool {
-        let Some(session) = self.dialect.sessions.get_mut(session_id) else { return false };
-        let Some(op_id) = session.landing.as_mut().and_then(|l| l.steers.pop_front()) else { return false };
+    /// so echoes are matched in order).
+    pub(super) fn echo_landed(&mut self, session_id: &str, message_id: String) {
+        let Some(session) = self.dialect.sessions.get_mut(session_id) else { return };
+        let Some(op_id) = session.landing.as_mut().and_then(|l| l.steers.pop_front()) else { return };
         session.own_message(message_id);
         self.landed(op_id, "echo");
-        true
     }
 
     fn landed(&mut self, op_id: OpId, evidence: &'static str) {
