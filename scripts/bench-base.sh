@@ -3,10 +3,10 @@
 # target/bench-base/pkg (a git worktree of that commit), with today's release
 # toolchain and steps (scripts/wasm-release.sh, scripts/bindgen-opt.sh) so an
 # A/B compares the code, not the compiler. Skipped when already built.
-#   bash scripts/bench-base.sh [commit]   (default: BENCH_BASE or 69b41a6)
+#   bash scripts/bench-base.sh [commit]   (default: BENCH_BASE or bebe069)
 set -euo pipefail
 cd "$(dirname "$0")/.."
-base=${1:-${BENCH_BASE:-69b41a6}}
+base=${1:-${BENCH_BASE:-bebe069}}
 dir=target/bench-base
 stamp="$dir/pkg/.commit"
 if [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$base" ]; then exit 0; fi

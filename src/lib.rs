@@ -1,14 +1,17 @@
 //! # renderer-steering
 //!
 //! Decides how a message typed *while an agent turn is running* reaches that
-//! turn, for codexhost hosts and ACP agents.
+//! turn, for codexhost hosts, ACP agents and the codexhost desktop's hook.
 //!
-//! Two layers, visible in the folder layout:
+//! Three layers, visible in the folder layout:
 //! - [`core`]: a sans-IO engine. Plain Rust state machines that take inputs
 //!   (a submission, a host answer, the current time in milliseconds) and
 //!   return [`core::Action`]s. No I/O, no clock, no JavaScript.
-//! - `shell` (wasm32 only): wasm-bindgen classes that drive the core with JS
-//!   promises, timers and the transport the embedding app supplies.
+//! - [`bridge`]: the boundary as data. Each input arrives as JSON (what
+//!   happened, with the clock's reading) and the answer is JSON: the call's
+//!   value or typed error, the steps to carry out, the next deadline.
+//! - `shell` (wasm32 only): exports the bridge's `step` to JavaScript and
+//!   nothing else; the package's JavaScript driver carries out the steps.
 //!
 //! ```
 //! use renderer_steering::core::codexhost::{CodexhostEngine, SteerRequest};

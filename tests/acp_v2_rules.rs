@@ -7,6 +7,7 @@ mod common;
 
 use common::{acp_engine, done, err, ok, run, silent, text};
 use renderer_steering::core::acp::{AcpEngine, AcpOutcome, Capabilities, InputMode, Protocol, SteerPath};
+use renderer_steering::core::{HostAnswer, OpId, RequestId};
 use serde_json::{json, Value};
 
 fn v2(capabilities: Value) -> AcpEngine {
@@ -167,12 +168,36 @@ fn a_v2_prompt_refused_with_an_error_was_not_inserted_and_hands_the_draft_back()
     assert_eq!(error.draft.value(), json!(text("hello")));
 }
 
-#[test]
-fn a_held_v2_prompt_ended_by_a_cancel_is_handed_back() {
-    let mut e = queue_v2();
+/// Our prompt is out when other work starts: the agent holds it.
+fn held_prompt(e: &mut AcpEngine) -> (OpId, RequestId) {
     let op = e.send("s", text("hello"), 0).unwrap();
-    let outcome = done(&run(&mut e, 0, |_, _| err(-32800, "cancelled")), op);
+    let log = run(e, 0, silent);
+    state(e, "running", None, 1);
+    (op, log.sent.iter().find(|r| r.method == "session/prompt").expect("sent while idle").id)
+}
+
+fn cancelled() -> HostAnswer {
+    HostAnswer::Cancelled("request cancelled".into())
+}
+
+#[test]
+fn a_held_v2_prompt_the_cancel_ended_is_handed_back() {
+    let mut e = queue_v2();
+    let (op, prompt) = held_prompt(&mut e);
+    e.cancel_sent("s");
+    e.handle_answer(prompt, cancelled(), 2);
+    let outcome = done(&run(&mut e, 2, silent), op);
     assert!(matches!(outcome, Some(Ok(AcpOutcome::HandedBack { reason: "turnCancelled", .. }))), "{outcome:?}");
+}
+
+#[test]
+fn a_request_cancelled_rejection_without_a_cancel_of_ours_is_unknown_with_the_draft() {
+    let mut e = queue_v2();
+    let (op, prompt) = held_prompt(&mut e);
+    e.handle_answer(prompt, cancelled(), 2);
+    let Some(Err(error)) = done(&run(&mut e, 2, silent), op) else { panic!("settled") };
+    assert_eq!(error.failure.kind(), "outcomeUnknown", "a client's own cancel may come after the write");
+    assert_eq!(error.draft.value(), json!(text("hello")));
 }
 
 #[test]

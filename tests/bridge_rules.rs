@@ -81,8 +81,12 @@ fn a_lost_answer_after_the_steer_left_is_outcome_unknown() {
     let steer = out["steps"].as_array().unwrap().iter().find(|s| s["do"] == "send").expect("the steer").clone();
     assert_eq!(steer["method"], "turn/steer");
     assert_eq!(steer["message"], true);
-    let out =
-        step(&mut bridge, handle, json!({ "do": "answer", "id": steer["id"], "now": 2, "how": "lost", "words": "socket closed" }), "");
+    let out = step(
+        &mut bridge,
+        handle,
+        json!({ "do": "answer", "id": steer["id"], "now": 2, "how": "rejected", "rejection": { "words": "socket closed" } }),
+        "",
+    );
     let complete = out["steps"].as_array().unwrap().iter().find(|s| s["do"] == "complete").unwrap().clone();
     assert_eq!(complete["error"]["kind"], "outcomeUnknown");
     assert_eq!(complete["error"]["clientUserMessageId"], "m-1");

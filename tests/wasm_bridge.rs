@@ -91,7 +91,8 @@ fn a_host_refusal_is_typed_with_its_code_and_the_draft() {
     let probe = &sends(&out)[0];
     let out = call(handle, json!({ "do": "answer", "id": probe["id"], "now": now(), "how": "result" }), r#"{"delivery":"activeTurn"}"#);
     let steer = &sends(&out)[0];
-    let refused = json!({ "do": "answer", "id": steer["id"], "now": now(), "how": "error", "code": -32072, "message": "thread busy" });
+    let rejection = json!({ "object": true, "code": -32072, "message": "thread busy" });
+    let refused = json!({ "do": "answer", "id": steer["id"], "now": now(), "how": "rejected", "rejection": rejection });
     let out = call(handle, refused, "");
     let error = completion(&out).unwrap()["error"].clone();
     assert_eq!((error["kind"].as_str(), error["code"].as_i64()), (Some("host"), Some(-32072)));

@@ -6,7 +6,7 @@ import { own } from "../driver/fields.js";
 import { follow } from "../driver/host.js";
 import { described, describedId, draftText, hostValue, readOptions, sendHooks } from "../driver/front-door.js";
 import { limits, ready, step } from "../driver/module.js";
-import { now, wallNow } from "../driver/report.js";
+import { now, wallNow } from "../driver/clock.js";
 import { steeringError } from "../driver/steering-error.js";
 import { adopt, freeable, method } from "./instances.js";
 

@@ -4,7 +4,8 @@ import { isFollower, openEngine, recover } from "../driver/engine.js";
 import { fieldOf, own } from "../driver/fields.js";
 import { described, describedId, readCall, readOptions } from "../driver/front-door.js";
 import { limits, ready, step } from "../driver/module.js";
-import { now, randomId, wallNow } from "../driver/report.js";
+import { now, wallNow } from "../driver/clock.js";
+import { randomId } from "../driver/random-id.js";
 import { adopt, freeable, method } from "./instances.js";
 
 /** The steer's fields, each read once within its budget, the draft first. */

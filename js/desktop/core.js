@@ -3,30 +3,15 @@
 // data, the step to take comes out. A refusal's `SteeringError` is built
 // here, its `draft` the hook's own array by identity.
 import { readRejection } from "../driver/host.js";
-import { fieldOf, own } from "../driver/fields.js";
+import { own } from "../driver/fields.js";
 import { describedId, draftText } from "../driver/front-door.js";
 import { isStopped, step } from "../driver/module.js";
 import { steeringError } from "../driver/steering-error.js";
 
-/** Longest description of a failure kept. */
-const MAX_WORDS = 1000;
-
-/** A short, never-throwing description of what a desktop call failed with. */
-function words(error) {
-  try {
-    if (typeof error === "string") return error.slice(0, MAX_WORDS);
-    const message = fieldOf(error, "message");
-    if (typeof message === "string") return message.slice(0, MAX_WORDS);
-  } catch {
-    // A Proxy or a throwing getter: the generic words below.
-  }
-  return "the call failed";
-}
-
-/** What the engine reads of a rejection (`bridge::Rejection`). */
+/** What the engine reads of a rejection (`bridge::Rejection`): its raw facts and error data. */
 export function rejection(error) {
-  const read = readRejection(error);
-  return { code: read.code, message: read.message, data: read.data, words: words(error) };
+  const { facts, data } = readRejection(error);
+  return { read: facts, data };
 }
 
 /**

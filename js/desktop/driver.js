@@ -4,8 +4,11 @@
 // releasing routes, taking the layer out, telling the app to reconcile,
 // resuming follow-ups),
 // and owns the one timer, set to the core's next deadline. Every wait on
-// the desktop or the host is one of the core's deadlines.
+// the desktop or the host is one of the core's deadlines, on the clock and
+// the kind of timer every engine has (`driver/clock.js`, `driver/timer.js`).
+import { now } from "../driver/clock.js";
 import { own } from "../driver/fields.js";
+import { Timer } from "../driver/timer.js";
 import { DesktopCore } from "./core.js";
 import { attempt, field, id, isSteeringError, report } from "./safety.js";
 
@@ -33,12 +36,14 @@ export class Driver {
     /** Input arrays (and any object) numbered by identity, for the core's tag matching. */
     this.identities = new WeakMap();
     this.nextIdentity = 0;
-    this.timer = undefined;
-    this.timerAt = undefined;
+    this.timer = new Timer(() => {
+      this.core.call("tick", [now()]);
+      this.drain();
+    });
   }
 
   now() {
-    return performance.now();
+    return now();
   }
 
   /** A number that stands for `value`'s identity (0: not an object). */
@@ -69,19 +74,9 @@ export class Driver {
   }
 
   arm(next) {
-    if (next === this.timerAt) return;
-    clearTimeout(this.timer);
-    this.timer = undefined;
-    this.timerAt = next;
-    if (next === null) return;
-    this.timer = setTimeout(() => {
-      this.timer = undefined;
-      this.timerAt = undefined;
-      this.core.call("tick", [this.now()]);
-      this.drain();
-    }, Math.max(1, next - Math.floor(this.now())));
+    this.timer.arm(next, now);
     // Once disposed, only the late window is left: it does not keep Node alive.
-    if (this.core.disposed) this.timer?.unref?.();
+    if (this.core.disposed) this.timer.hold(false);
   }
 
   end(waitId, how) {

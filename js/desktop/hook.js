@@ -1,13 +1,12 @@
 // `installDesktopSteering(manager, options?)`: the hook for the desktop's
 // request manager (spec "Desktop integration"). Every decision is the
-// engine's (src/core/desktop/, through `desktop-driver.js`): one steer in
-// flight per thread, the routes, the tags, how a failure is classified,
-// the bounds, the ids not to send again. Here: the private prototype layer
-// and the wrapped `steerTurn`/`sendRequest`, which read the desktop's
-// values safely (`desktop-safety.js`), hand what they read to the core,
-// and carry out its answer; the newTurn path's calls of the desktop are in
-// `desktop-new-turn.js`, the official and activeTurn ones in
-// `desktop-active-turn.js`.
+// engine's (src/core/desktop/, through `driver.js`): one steer in flight
+// per thread, the routes, the tags, how a failure is classified, the
+// bounds, the ids not to send again. Here: the private prototype layer and
+// the wrapped `steerTurn`/`sendRequest`, which read the desktop's values
+// safely (`safety.js`), hand what they read to the core, and carry out its
+// answer; the newTurn path's calls of the desktop are in `new-turn.js`,
+// the official and activeTurn ones in `active-turn.js`.
 //
 // Every read of an app object runs under try/catch (a throwing getter or a
 // Proxy trap reads as absent), so nothing the desktop throws reaches the

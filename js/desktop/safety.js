@@ -5,7 +5,8 @@
 import { fieldOf } from "../driver/fields.js";
 import { limits } from "../driver/module.js";
 
-export { randomId, report } from "../driver/report.js";
+export { report } from "../driver/report.js";
+export { randomId } from "../driver/random-id.js";
 
 /** `object[key]`, or undefined when absent, not an object, unreadable, or only on a shared built-in prototype (`fields.js`). */
 export const field = fieldOf;

@@ -9,7 +9,8 @@ import { fieldOf, own } from "./fields.js";
 import { callHook } from "./front-door.js";
 import { isStopped, limits, owe, step } from "./module.js";
 import { Journal } from "./journal.js";
-import { now, report, wallNow } from "./report.js";
+import { now, wallNow } from "./clock.js";
+import { report } from "./report.js";
 import { steeringError } from "./steering-error.js";
 import { Timer } from "./timer.js";
 
@@ -165,7 +166,7 @@ export class Engine {
     callHost(this.request, method, params, options, (settled, payload) => {
       if (this.closed) return; // freed meanwhile: the answer is dropped
       const follower = key !== undefined && this.streamRole ? isFollower(this.streamRole, key) : undefined;
-      const input = { do: "answer", id, now: now(), how: settled.how, words: settled.words, code: settled.code, message: settled.message, follower };
+      const input = { do: "answer", id, now: now(), how: settled.how, words: settled.words, rejection: settled.rejection, follower };
       this.safely(input, payload);
     });
   }

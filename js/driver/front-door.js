@@ -81,19 +81,19 @@ export function readOptions(options, names) {
  */
 export function hostValue(value, keys) {
   const text = jsonText(value, limits.relayedUnits, limits.depth, keys);
-  return typeof text === "string" ? [undefined, text] : [{ reason: text.reason, tooLarge: text.tooLarge }, ""];
+  return typeof text === "string" ? [undefined, text] : [{ reason: text.reason, what: text.what }, ""];
 }
 
 /** A draft (content items) as `[refused, payload]`, within the draft limit. */
 export function draftText(value) {
   if (value === undefined) return [{ reason: "the value is undefined" }, ""];
   try {
-    if (!Array.isArray(value)) return [{ reason: "the draft must be an array of content items" }, ""];
+    if (!Array.isArray(value)) return [{ reason: "", what: "notAnArray" }, ""];
   } catch (error) {
     return [{ reason: asRefusal(error).reason }, ""]; // a revoked Proxy
   }
   const text = jsonText(value, limits.draftUnits, limits.depth);
-  return typeof text === "string" ? [undefined, text] : [{ reason: text.reason, tooLarge: text.tooLarge }, ""];
+  return typeof text === "string" ? [undefined, text] : [{ reason: text.reason, what: text.what }, ""];
 }
 
 const HOOK_NAMES = ["present", "retract", "reconcile", "unconfirmed"];
@@ -103,7 +103,7 @@ const HOOK_NAMES = ["present", "retract", "reconcile", "unconfirmed"];
  * `[key, maxUnits]` pairs, each read once (a getter runs once) within its
  * own budget into one JSON object text; `input` must be an array (the
  * draft). The record: `text` (the JSON text) or `refused` (`{ field,
- * reason, tooLarge }`); the caller's own `input`, `threadId` and
+ * reason, what }`); the caller's own `input`, `threadId` and
  * `requestOptions` values (passed on by identity); `timeoutMs`
  * (`requestOptions.timeoutMs`, described); and the hook functions. Never throws.
  */
@@ -125,8 +125,8 @@ export function readCall(args, fields, hooks) {
       const value = isObject ? fieldOf(args, key) : undefined;
       if (key === "input") {
         record.input = value;
-        if (value === undefined) throw new Refusal("the value is undefined", false);
-        if (!Array.isArray(value)) throw new Refusal("the draft must be an array of content items", false);
+        if (value === undefined) throw new Refusal("the value is undefined");
+        if (!Array.isArray(value)) throw new Refusal("", "notAnArray");
       }
       if (key === "threadId") record.threadId = value;
       const state = { budget: maxUnits, limit: maxUnits, maxDepth: limits.depth, ancestors: [args] };
@@ -136,7 +136,7 @@ export function readCall(args, fields, hooks) {
     record.text = `{${parts.join(",")}}`;
   } catch (error) {
     const refusal = asRefusal(error);
-    record.refused = { field, reason: refusal.reason, tooLarge: refusal.tooLarge };
+    record.refused = { field, reason: refusal.reason, what: refusal.what };
   }
   readHooks(hooks, record, HOOK_NAMES);
   return record;

@@ -1,9 +1,9 @@
 // The app's transport, called for the engine: `request(method, params,
 // options?)`, and what came of it described for the engine as data (the
-// bridge's `Settled`): a result (its JSON text, read by the front door), a
-// JSON-RPC error answer, no answer (any other rejection: the request may
-// have been written), unreadable, or not sent (it threw synchronously:
-// nothing was written). Nothing here throws.
+// bridge's `host_answer`): a result (its JSON text, read by the front
+// door), a rejection's raw facts (the engine decides whether it is the
+// host's error answer or means no answer came), unreadable, or not sent (it
+// threw synchronously: nothing was written). Nothing here throws.
 import { fieldOf } from "./fields.js";
 import { describe, jsonText } from "./json-text.js";
 import { limits } from "./module.js";
@@ -12,56 +12,33 @@ import { report } from "./report.js";
 const MAX_MESSAGE_UNITS = 16 * 1024;
 
 /**
- * Codes that JSON-RPC clients make up themselves when no answer came, in the
- * range hosts use: vscode-jsonrpc's message write/read error, pending
- * response rejected (connection disposed) and connection inactive
- * (-32099..-32096), and request cancelled (-32800, LSP and ACP: the request
- * may already have run).
- */
-const CLIENT_CODES = [-32099, -32098, -32097, -32096, -32800];
-
-/**
- * Whether a rejection is the host's JSON-RPC error answer: an object with a
- * negative integer `code` (every code the specs' hosts send is negative),
- * and not a failure that only looks like one, which means no answer came:
- * a `DOMException` (`AbortError` 20, `TimeoutError` 23), an error named
- * so, a positive code (a WebSocket close code such as 1006, a client's
- * connection-error enum), or a code a client makes up (`CLIENT_CODES`).
- * Reading too much as "no answer" is the safe side: it becomes
- * `outcomeUnknown`, which is never resent; the other way invites a
- * duplicate. Never throws.
- */
-export function isErrorAnswer(error) {
-  try {
-    if (error === null || typeof error !== "object") return false;
-    if (typeof DOMException === "function" && error instanceof DOMException) return false;
-    const name = fieldOf(error, "name");
-    if (name === "AbortError" || name === "TimeoutError") return false;
-    const code = fieldOf(error, "code");
-    return Number.isSafeInteger(code) && code < 0 && !CLIENT_CODES.includes(code);
-  } catch {
-    return false;
-  }
-}
-
-/**
- * What a rejection says: `{ code, message, data }` (data as JSON text) for
- * the host's JSON-RPC error answer, else `{ words }`. Never throws.
+ * The raw facts of a rejected value, for the engine to classify (the host's
+ * error answer, or no answer came: `core::RejectionFacts`): whether it is
+ * an object, a `DOMException`, its `name`, its `code` when a safe integer,
+ * its `message`, a description; and `data`, the error data's JSON text
+ * when it has a code. Never throws: an unreadable field reads as absent.
  */
 export function readRejection(error, maxUnits = limits.argumentUnits) {
+  const facts = { __proto__: null, object: false, domException: false, words: describe(error) };
+  let data;
   try {
-    // `code` is read once more (a getter may change its mind): checked again.
-    const code = isErrorAnswer(error) ? fieldOf(error, "code") : undefined;
-    if (Number.isSafeInteger(code)) {
-      const message = fieldOf(error, "message");
-      const data = fieldOf(error, "data");
-      const text = data === undefined ? undefined : jsonText(data, maxUnits, limits.depth);
-      return { __proto__: null, code, message: typeof message === "string" ? message.slice(0, MAX_MESSAGE_UNITS) : "", data: typeof text === "string" ? text : undefined };
-    }
+    if (error === null || typeof error !== "object") return { facts, data };
+    facts.object = true;
+    facts.domException = typeof DOMException === "function" && error instanceof DOMException;
+    const name = fieldOf(error, "name");
+    if (typeof name === "string") facts.name = name.slice(0, MAX_MESSAGE_UNITS);
+    const code = fieldOf(error, "code");
+    if (!Number.isSafeInteger(code)) return { facts, data };
+    facts.code = code;
+    const message = fieldOf(error, "message");
+    if (typeof message === "string") facts.message = message.slice(0, MAX_MESSAGE_UNITS);
+    const value = fieldOf(error, "data");
+    const text = value === undefined ? undefined : jsonText(value, maxUnits, limits.depth);
+    if (typeof text === "string") data = text;
   } catch {
-    // A rejection whose fields cannot be read is not a JSON-RPC error answer.
+    // A field that cannot be read is absent.
   }
-  return { __proto__: null, code: undefined, words: describe(error) };
+  return { facts, data };
 }
 
 function resolved(value, maxUnits) {
@@ -71,9 +48,8 @@ function resolved(value, maxUnits) {
 }
 
 function rejected(error, maxUnits) {
-  const read = readRejection(error, maxUnits);
-  if (read.code === undefined) return [{ how: "lost", words: read.words }, ""];
-  return [{ how: "error", code: read.code, message: read.message }, read.data ?? ""];
+  const { facts, data } = readRejection(error, maxUnits);
+  return [{ how: "rejected", rejection: facts }, data ?? ""];
 }
 
 /**

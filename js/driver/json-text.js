@@ -1,17 +1,21 @@
-// Page and host values as bounded JSON text (the front door's reader,
-// used by `boundary.js` and imported by the wasm for `jsonText`). Throwing
-// getters, Proxy traps, BigInt, symbols, cycles and depth beyond the limit
-// are refused while reading, and sizes are bounded while reading, in time
-// proportional to the limit (plus `Object.keys`, which lists an object's
-// own keys up front). Nothing here throws out of `jsonText`.
+// Page and host values as bounded JSON text (the front door's reader:
+// drafts, answers, error data), and the one description of a thrown value.
+// Throwing getters, Proxy traps, BigInt, symbols, cycles and depth beyond
+// the limit are refused while reading, and sizes are bounded while reading,
+// in time proportional to the limit (plus `Object.keys`, which lists an
+// object's own keys up front). Nothing here throws out of `jsonText`.
 
 import { fieldOf } from "./fields.js";
 
-/** Why a value could not be read; `tooLarge` when only its size is at fault. */
+/**
+ * Why a value could not be read: `what` is `"tooLarge"` when only its size
+ * is at fault, `"notAnArray"` for a draft that is no array, else
+ * `"unreadable"` (`reason` says why).
+ */
 export class Refusal {
-  constructor(reason, tooLarge) {
+  constructor(reason, what = "unreadable") {
     this.reason = reason;
-    this.tooLarge = tooLarge;
+    this.what = what;
     this.field = ""; // named by `readCall`
   }
 }
@@ -24,23 +28,29 @@ export function asRefusal(error) {
   } catch {
     // A thrown Proxy whose prototype trap throws: described below.
   }
-  return new Refusal(`reading it threw: ${describe(error)}`, false);
+  return new Refusal(`reading it threw: ${describe(error)}`);
 }
 
-/** A short, never-throwing description of any thrown value. */
+/** Longest description kept. */
+const MAX_WORDS = 1000;
+
+/**
+ * A short, never-throwing description of any thrown value: a string, or
+ * an object's string `message` (cut at 1000 characters), else generic words.
+ */
 export function describe(error) {
   try {
-    if (typeof error === "string") return error.slice(0, 1000);
-    if (error instanceof Error && typeof error.message === "string") return error.message.slice(0, 1000);
+    const words = typeof error === "string" ? error : fieldOf(error, "message");
+    if (typeof words === "string") return words.slice(0, MAX_WORDS);
   } catch {
-    // A Proxy or a throwing getter: fall through to the generic words.
+    // A Proxy or a throwing getter: the generic words below.
   }
   return "a value that cannot be described";
 }
 
 function spend(state, units) {
   state.budget -= units;
-  if (state.budget < 0) throw new Refusal(`larger than ${state.limit} characters of JSON`, true);
+  if (state.budget < 0) throw new Refusal(`larger than ${state.limit} characters of JSON`, "tooLarge");
 }
 
 function writeString(text, state) {
@@ -52,7 +62,7 @@ function writeString(text, state) {
 
 function writeArray(list, state) {
   const length = list.length;
-  if (!Number.isSafeInteger(length) || length < 0) throw new Refusal("an array with an invalid length", false);
+  if (!Number.isSafeInteger(length) || length < 0) throw new Refusal("an array with an invalid length");
   spend(state, 2);
   const parts = [];
   for (let i = 0; i < length; i++) {
@@ -89,7 +99,7 @@ export function write(value, state, keys, key) {
     case "string":
       return writeString(value, state);
     case "number": {
-      if (!Number.isFinite(value)) throw new Refusal(`${value} is not a finite number`, false);
+      if (!Number.isFinite(value)) throw new Refusal(`${value} is not a finite number`);
       const text = JSON.stringify(value);
       spend(state, text.length);
       return text;
@@ -100,11 +110,11 @@ export function write(value, state, keys, key) {
     case "undefined":
       return undefined; // as JSON: dropped from objects, null in arrays
     case "function":
-      throw new Refusal("a function is not JSON", false);
+      throw new Refusal("a function is not JSON");
     case "bigint":
-      throw new Refusal("a BigInt is not JSON", false);
+      throw new Refusal("a BigInt is not JSON");
     case "symbol":
-      throw new Refusal("a Symbol is not JSON", false);
+      throw new Refusal("a Symbol is not JSON");
     default:
       break;
   }
@@ -112,10 +122,10 @@ export function write(value, state, keys, key) {
     spend(state, 4);
     return "null";
   }
-  if (state.ancestors.includes(value)) throw new Refusal("it contains itself (a cycle)", false);
-  if (state.ancestors.length >= state.maxDepth) throw new Refusal(`nested deeper than ${state.maxDepth} levels`, false);
+  if (state.ancestors.includes(value)) throw new Refusal("it contains itself (a cycle)");
+  if (state.ancestors.length >= state.maxDepth) throw new Refusal(`nested deeper than ${state.maxDepth} levels`);
   const list = Array.isArray(value);
-  if (list && keys) throw new Refusal("an object is expected, not an array", false);
+  if (list && keys) throw new Refusal("an object is expected, not an array");
   state.ancestors.push(value);
   const text = list ? writeArray(value, state) : writeObject(value, state, keys);
   state.ancestors.pop();
@@ -133,7 +143,7 @@ export function jsonText(value, maxUnits, maxDepth, keys) {
   const state = { budget: maxUnits, limit: maxUnits, maxDepth, ancestors: [] };
   try {
     const text = write(value, state, keys ?? undefined, "");
-    return text === undefined ? new Refusal("the value is undefined", false) : text;
+    return text === undefined ? new Refusal("the value is undefined") : text;
   } catch (error) {
     return asRefusal(error);
   }

@@ -28,5 +28,23 @@ export const LIMITS = Object.freeze({
   "routedMethods": [
     "turn/start",
     "turn/steer"
+  ],
+  "errorKinds": [
+    "invalidInput",
+    "draftTooLarge",
+    "host",
+    "malformedAnswer",
+    "timeout",
+    "transport",
+    "ownershipUnknown",
+    "busy",
+    "pendingTurnStart",
+    "disposed",
+    "outcomeUnknown",
+    "imagesUnsupported",
+    "unavailable",
+    "sessionReplaced",
+    "follower",
+    "missingBinding"
   ]
 });

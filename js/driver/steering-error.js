@@ -2,6 +2,7 @@
 // driver module every entry shares, so errors are `instanceof SteeringError`
 // in every bundler.
 import { defineErrorFields } from "./fields.js";
+import { LIMITS } from "./limits.js";
 
 /** A failed steer, send, revoke or replace: `kind`, `code`, `data`, `draft`, `trace`. */
 export class SteeringError extends Error {
@@ -13,12 +14,8 @@ export class SteeringError extends Error {
   }
 }
 
-/** Every `kind` (the `SteeringErrorKind` union; tests/node keep them equal). */
-export const KINDS = Object.freeze([
-  "invalidInput", "draftTooLarge", "host", "malformedAnswer", "timeout", "transport",
-  "ownershipUnknown", "busy", "pendingTurnStart", "disposed", "outcomeUnknown",
-  "imagesUnsupported", "unavailable", "sessionReplaced", "follower", "missingBinding",
-]);
+/** Every `kind`, as the engine lists them (`Failure::KINDS`). */
+const KINDS = LIMITS.errorKinds;
 
 /**
  * True for a SteeringError (optionally of one `kind`). Also accepts an error

@@ -12,7 +12,7 @@ use super::options::OptionsRead;
 use super::output::{Output, Step};
 use super::unknown;
 use crate::core::acp::{AcpEngine, PromptToken};
-use crate::core::content::{check_array, MAX_DRAFT_BYTES};
+use crate::core::content::check_array;
 use crate::core::error::OptionError;
 use crate::core::given::Given;
 use crate::core::options::{optional, required, Accepts};
@@ -62,13 +62,7 @@ fn id(value: &Described, what: &str) -> Result<String, SteeringError> {
 #[cfg_attr(feature = "size-first", optimize(size))]
 fn draft(refused: Option<Refused>, payload: String) -> Result<Json, SteeringError> {
     if let Some(refused) = refused {
-        if refused.too_large {
-            return Err(typed(Failure::draft_too_large(MAX_DRAFT_BYTES + 1)));
-        }
-        if refused.reason.starts_with("the draft") {
-            return Err(typed(Failure::invalid_input(refused.reason)));
-        }
-        return Err(typed(Failure::invalid_input(format!("the draft cannot be read: {}", refused.reason))));
+        return Err(typed(refused.draft_failure()));
     }
     let draft = Json::parse(payload).map_err(|e| typed(Failure::invalid_input(format!("the draft cannot be read: {e}"))))?;
     check_array(&draft).map_err(typed)?;

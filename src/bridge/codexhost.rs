@@ -186,9 +186,7 @@ fn decide_args(thread_id: &Described, text: &Described) -> Result<(String, Strin
 fn steer_request(fields: Result<String, Refused>, timeout_ms: &Described) -> Result<SteerRequest, Failure> {
     let invalid = Failure::invalid_input;
     let text = fields.map_err(|refused| match refused.field.as_str() {
-        "input" if refused.too_large => Failure::draft_too_large(MAX_DRAFT_BYTES + 1),
-        "input" if refused.reason.starts_with("the draft") => invalid(refused.reason),
-        "input" => invalid(format!("the draft cannot be read: {}", refused.reason)),
+        "input" => refused.draft_failure(),
         "" => invalid(format!("steer arguments: {}", refused.reason)),
         field => invalid(format!("steer arguments: {field}: {}", refused.reason)),
     })?;

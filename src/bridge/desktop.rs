@@ -16,14 +16,16 @@ use crate::core::desktop::{
     ActiveTurn, Admission, Answer, Decided, DesktopHook, Effect, Ended, ErrorFacts, NewTurnFacts, NewTurnStep, Outgoing, Refusal,
     SteerCall, SteerId, Verdict, WaitId,
 };
-use crate::core::{Failure, Json, RpcError, SteeringError, Trace};
+use crate::core::{Failure, Json, RejectionFacts, SteeringError, Trace};
 
-/// What the driver read of a rejection.
+/// What the driver read of a rejection: its raw facts and error data, and
+/// whether it is this package's own error.
 ///
 /// ```
 /// use renderer_steering::bridge::Rejection;
-/// let r: Rejection = serde_json::from_str(r#"{"words":"socket closed"}"#).unwrap();
+/// let r: Rejection = serde_json::from_str(r#"{"read":{"object":true,"code":1006,"words":"socket closed"}}"#).unwrap();
 /// assert_eq!(r.facts().words, "socket closed");
+/// assert!(r.facts().rpc.is_none(), "a close code is no answer");
 /// ```
 #[derive(Debug, Clone, Default, Deserialize)]
 #[serde(rename_all = "camelCase", default)]
@@ -32,12 +34,10 @@ pub struct Rejection {
     package_kind: Option<String>,
     /// That error's `clientUserMessageId`.
     package_id: Option<String>,
-    /// The host's JSON-RPC error answer: its code, message and `data` (JSON text).
-    code: Option<i64>,
-    message: String,
+    /// The rejected value's raw facts.
+    read: RejectionFacts,
+    /// Its error data's JSON text.
     data: Option<String>,
-    /// A short description of the value.
-    words: String,
 }
 
 impl Rejection {
@@ -45,13 +45,9 @@ impl Rejection {
     #[cfg_attr(feature = "size-first", optimize(size))]
     pub fn facts(&self) -> ErrorFacts {
         let package_error = self.package_kind.as_ref().map(|kind| kind == "outcomeUnknown");
-        let rpc = match (package_error, self.code) {
-            (None, Some(code)) => {
-                Some(RpcError { code, message: self.message.clone(), data: self.data.clone().and_then(|d| Json::parse(d).ok()) })
-            }
-            _ => None,
-        };
-        ErrorFacts { package_error, message_id: self.package_id.clone(), rpc, words: self.words.clone() }
+        let data = || self.data.clone().and_then(|d| Json::parse(d).ok());
+        let rpc = if package_error.is_none() { self.read.rpc_error(data()) } else { None };
+        ErrorFacts { package_error, message_id: self.package_id.clone(), rpc, words: self.read.words.clone() }
     }
 }
 

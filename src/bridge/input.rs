@@ -8,6 +8,7 @@ use super::answer::Refused;
 use super::described::Described;
 use super::desktop::Rejection;
 use super::options::OptionsRead;
+use crate::core::RejectionFacts;
 
 /// What happened, as the driver says it.
 ///
@@ -46,14 +47,12 @@ pub struct Input {
     pub refused: Option<Refused>,
     /// A request id (an answer).
     pub id: u64,
-    /// How a request settled: result, error, unreadable, lost, notSent, timeout.
+    /// How a request settled: result, rejected, unreadable, notSent, timeout.
     pub how: String,
+    /// What the driver read of a rejected request.
+    pub rejection: Option<RejectionFacts>,
     /// Words for a failure.
     pub words: String,
-    /// A JSON-RPC error's code.
-    pub code: i64,
-    /// A JSON-RPC error's message.
-    pub message: String,
     /// The connection an `initialize` wait belongs to.
     pub epoch: u32,
     /// The `initialize` promise resolved.

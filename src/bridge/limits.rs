@@ -51,6 +51,9 @@ pub struct Limits {
     /// The desktop requests the hook hands its core (every other request
     /// goes out untouched without a step).
     pub routed_methods: [&'static str; 2],
+    /// Every error `kind` (what `isSteeringError` accepts of another copy
+    /// of the package).
+    pub error_kinds: &'static [&'static str],
 }
 
 impl Default for Limits {
@@ -72,6 +75,7 @@ impl Default for Limits {
             journal_keys: 16 * crate::core::journal::MAX_RECORDS as u32,
             follow_ups: 4096,
             routed_methods: crate::core::desktop::ROUTED_METHODS,
+            error_kinds: crate::core::Failure::KINDS,
         }
     }
 }

@@ -35,7 +35,7 @@ mod limits;
 mod options;
 mod output;
 
-pub use answer::{host_answer, Refused};
+pub use answer::{host_answer, Refused, RefusedWhat};
 pub use clock::{reading, Clock};
 pub use described::Described;
 pub use desktop::Rejection;

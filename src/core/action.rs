@@ -13,7 +13,7 @@ use super::json_rpc::RequestId;
 /// use renderer_steering::core::OpId;
 /// assert_ne!(OpId(1), OpId(2));
 /// ```
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize)]
 pub struct OpId(pub u64);
 
 /// A host call to make through the embedding app's transport.

@@ -40,9 +40,19 @@ struct TypedBlock<'a> {
 /// ```
 pub fn check_array(draft: &Json) -> Result<(), Failure> {
     if !draft.text().starts_with('[') {
-        return Err(Failure::invalid_input("the draft must be an array of content items"));
+        return Err(not_an_array());
     }
     Ok(())
+}
+
+/// The failure of a draft that is not an array (of content items).
+///
+/// ```
+/// use renderer_steering::core::content::not_an_array;
+/// assert_eq!(not_an_array().message(), "the draft must be an array of content items");
+/// ```
+pub fn not_an_array() -> Failure {
+    Failure::invalid_input("the draft must be an array of content items")
 }
 
 /// Reads a draft's items; the draft must be a JSON array of objects. A

@@ -1,6 +1,7 @@
 //! The one place where "one steer in flight", "a steer never overtakes a
 //! queued message" and "the same submission joins, a different one waits or
-//! is refused" live. Both dialects admit submissions through [`Lanes`].
+//! is refused" live. Every dialect and the desktop hook admit submissions
+//! through [`Lanes`].
 
 use std::collections::VecDeque;
 
@@ -43,6 +44,9 @@ pub(crate) enum Admission {
 struct Lane {
     in_flight: Option<Ticket>,
     queued: VecDeque<Ticket>,
+    /// The one in flight holds the lane until it finishes or this deadline
+    /// (a follower's own steer, which the engine does not see end).
+    until: Option<u64>,
 }
 
 /// Per-key (thread or session) flight control.
@@ -52,6 +56,15 @@ pub(crate) struct Lanes {
 }
 
 impl Lanes {
+    /// What [`Self::admit_exclusive`] would decide, without taking the lane.
+    pub(crate) fn peek_exclusive(&self, key: &str, ticket: &Ticket) -> Admission {
+        match self.lanes.get(key).and_then(|lane| lane.in_flight.as_ref()) {
+            None => Admission::Start,
+            Some(current) if current.same_message(ticket) => Admission::Join(current.op),
+            Some(_) => Admission::Refused,
+        }
+    }
+
     /// codexhost rule: start when idle, join the same message, refuse another.
     pub(crate) fn admit_exclusive(&mut self, key: &str, ticket: Ticket) -> Admission {
         let lane = self.lanes.get_or_insert_with(key.to_string(), Default::default);
@@ -106,12 +119,30 @@ impl Lanes {
         if let Some(lane) = self.lanes.get_mut(key) {
             if lane.in_flight.as_ref().is_some_and(|t| t.op == op) {
                 lane.in_flight = None;
+                lane.until = None;
             }
             lane.queued.retain(|t| t.op != op);
             if lane.in_flight.is_none() && lane.queued.is_empty() {
                 self.lanes.remove(key);
             }
         }
+    }
+
+    /// Lets `op`, in flight for `key`, hold the lane only until `deadline`.
+    pub(crate) fn hold_until(&mut self, key: &str, op: OpId, deadline: u64) {
+        if let Some(lane) = self.lanes.get_mut(key).filter(|lane| lane.in_flight.as_ref().is_some_and(|t| t.op == op)) {
+            lane.until = Some(deadline);
+        }
+    }
+
+    /// Frees the lanes held past their deadline at `now`.
+    pub(crate) fn expire(&mut self, now: u64) {
+        self.lanes.retain(|_, lane| lane.until.is_none_or(|until| until > now));
+    }
+
+    /// The earliest deadline of a held lane.
+    pub(crate) fn next_deadline(&self) -> Option<u64> {
+        self.lanes.values().filter_map(|lane| lane.until).min()
     }
 
     /// The submission in flight for `key`.

@@ -7,6 +7,8 @@
 //! - `flight`: one steer in flight per thread/session, FIFO queue, dedupe;
 //! - `requests`: every host call is bounded by a deadline (a call's answer
 //!   comes back as a [`HostAnswer`]);
+//! - `rejection`: whether a rejected call is the host's error answer or
+//!   means no answer came ([`RejectionFacts`]);
 //! - `engine`: the engine base both dialects share (`Engine<D: Dialect>`:
 //!   the ops, lanes, pending requests and action queue, the one place an op
 //!   finishes, and the one [`Driven`] implementation);
@@ -39,6 +41,7 @@ pub mod journal;
 mod json;
 pub(crate) mod json_rpc;
 pub mod options;
+mod rejection;
 mod requests;
 pub(crate) mod sorted_map;
 pub mod timeouts;
@@ -49,6 +52,7 @@ pub use driven::Driven;
 pub use error::{Failure, SteeringError};
 pub use json::{Json, ReadError};
 pub use json_rpc::{RequestId, RpcError};
+pub use rejection::{RejectionFacts, CLIENT_CODES};
 pub use requests::HostAnswer;
 pub use timeouts::Timeouts;
 pub use trace::{ProbeAnswer, ProbeRecord, Trace};

@@ -22,6 +22,10 @@ pub enum HostAnswer {
     Error(RpcError),
     /// The transport failed (closed, write error, garbled frame).
     Transport(String),
+    /// Rejected with `-32800` (request cancelled): the host's answer that a
+    /// cancel ended the request, or a client's own cancel of it. No answer
+    /// came, unless the dialect knows it sent the cancel.
+    Cancelled(String),
     /// The engine's own bound passed (the engine produces it when a request's
     /// deadline is reached).
     Timeout,
@@ -40,6 +44,7 @@ impl HostAnswer {
             HostAnswer::Result(value) => Ok(value),
             HostAnswer::Error(error) => Err(FailedAnswer::Error(error)),
             HostAnswer::Transport(detail) => Err(FailedAnswer::Transport(detail)),
+            HostAnswer::Cancelled(detail) => Err(FailedAnswer::Cancelled(detail)),
             HostAnswer::Timeout => Err(FailedAnswer::Timeout),
             HostAnswer::Unreadable(detail) => Err(FailedAnswer::Unreadable(detail)),
             HostAnswer::NotSent(detail) => Err(FailedAnswer::NotSent(detail)),
@@ -55,6 +60,8 @@ pub(crate) enum FailedAnswer<'a> {
     Error(&'a RpcError),
     /// The transport failed (closed, write error, garbled frame).
     Transport(&'a str),
+    /// Rejected with `-32800`: a cancel ended it (the host's or the client's).
+    Cancelled(&'a str),
     /// The engine's own bound passed.
     Timeout,
     /// An answer arrived but could not be read as JSON.
@@ -69,7 +76,9 @@ impl FailedAnswer<'_> {
     pub(crate) fn failure(self, method: &str, timeout_ms: Option<u64>) -> Failure {
         match self {
             FailedAnswer::Error(error) => Failure::rpc(method, error.clone()),
-            FailedAnswer::Transport(detail) | FailedAnswer::NotSent(detail) => Failure::transport(method, detail),
+            FailedAnswer::Transport(detail) | FailedAnswer::Cancelled(detail) | FailedAnswer::NotSent(detail) => {
+                Failure::transport(method, detail)
+            }
             FailedAnswer::Timeout => Failure::timeout(method, timeout_ms.unwrap_or(0)),
             FailedAnswer::Unreadable(detail) => Failure::malformed(method, detail),
         }
@@ -84,7 +93,7 @@ impl FailedAnswer<'_> {
         let failure = self.failure(method, timeout_ms);
         match self {
             FailedAnswer::Error(_) | FailedAnswer::NotSent(_) => failure,
-            FailedAnswer::Transport(_) | FailedAnswer::Timeout | FailedAnswer::Unreadable(_) => {
+            FailedAnswer::Transport(_) | FailedAnswer::Cancelled(_) | FailedAnswer::Timeout | FailedAnswer::Unreadable(_) => {
                 Failure::outcome_unknown(method, &failure.message())
             }
         }
@@ -129,6 +138,20 @@ impl PendingRequests {
         let deadline = timeout_ms.map(|t| now.saturating_add(t));
         self.open.insert(id, Pending { op, method, deadline, timeout_ms });
         OutgoingRequest { id, op, method, params, timeout_ms, carries_message }
+    }
+
+    /// Registers a wait on a call the driver makes itself (the desktop's
+    /// own), for `op`, ending at `deadline`.
+    pub(crate) fn wait_until(&mut self, op: OpId, deadline: u64) -> RequestId {
+        self.next += 1;
+        let id = RequestId(self.next);
+        self.open.insert(id, Pending { op, method: "", deadline: Some(deadline), timeout_ms: None });
+        id
+    }
+
+    /// The ids of every call outstanding, in order.
+    pub(crate) fn ids(&self) -> Vec<RequestId> {
+        self.open.keys().copied().collect()
     }
 
     /// Looks a call up without removing it.

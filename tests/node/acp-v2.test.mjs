@@ -74,6 +74,21 @@ test("v2: a prompt refused with an error answer hands the draft back; -32800, wh
   }
 });
 
+test("v2: a held prompt the user's cancel ended (-32800) is handedBack with its draft; the agent's state says work runs", async () => {
+  let reject;
+  const acp = new api.AcpSteering({ request: () => new Promise((_, r) => (reject = r)), initialize: V2 });
+  const draft = words("hello");
+  const sending = acp.send("s", draft);
+  await tick();
+  acp.update("s", state("running"));
+  acp.cancelSent("s");
+  reject({ code: -32800, message: "request cancelled" });
+  const outcome = await sending;
+  assert.equal(outcome.kind, "handedBack");
+  assert.deepEqual(outcome.draft, draft);
+  acp.free();
+});
+
 test("a steer accepted, then the user cancels: unconfirmed, rejected outcomeUnknown with the draft, nothing resent", async () => {
   for (const v2 of [false, true]) {
     const a = agent(() => Promise.resolve({ outcome: "injected" }));

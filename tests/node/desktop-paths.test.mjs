@@ -138,8 +138,8 @@ test("a desktop failure's words reach the steer's message: an Error's or object'
     [{ message: "plain object" }, "plain object"],
     ["w".repeat(3000), "w".repeat(1000)],
     [new Error("m".repeat(3000)), "m".repeat(1000)],
-    [{ message: ["not", "a", "string"] }, "the call failed"],
-    [new Proxy({}, { get() { throw new Error("trap"); }, getPrototypeOf() { throw new Error("trap"); } }), "the call failed"],
+    [{ message: ["not", "a", "string"] }, "a value that cannot be described"],
+    [new Proxy({}, { get() { throw new Error("trap"); }, getPrototypeOf() { throw new Error("trap"); } }), "a value that cannot be described"],
   ];
   for (const [thrown, words] of cases) {
     class Manager extends RequestManager {

@@ -8,6 +8,10 @@ import { fileURLToPath, pathToFileURL } from "node:url";
 
 export const repo = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
 
+/** The driver's modules and the desktop hook's, as each entry ships them. */
+const DRIVER = ["clock", "engine", "fields", "front-door", "host", "journal", "json-text", "limits", "module", "random-id", "report", "steering-error", "timer"];
+const HOOK = ["active-turn", "core", "driver", "handle", "hook", "new-turn", "safety"];
+
 /** The complete tarball: every file, nothing else (npm adds package.json). */
 export const TARBALL_FILES = [
   "LICENSE",
@@ -18,24 +22,8 @@ export const TARBALL_FILES = [
   "pkg/api/exports.js",
   "pkg/api/instances.js",
   "pkg/browser.js",
-  "pkg/desktop/active-turn.js",
-  "pkg/desktop/core.js",
-  "pkg/desktop/driver.js",
-  "pkg/desktop/handle.js",
-  "pkg/desktop/hook.js",
-  "pkg/desktop/new-turn.js",
-  "pkg/desktop/safety.js",
-  "pkg/driver/engine.js",
-  "pkg/driver/fields.js",
-  "pkg/driver/front-door.js",
-  "pkg/driver/host.js",
-  "pkg/driver/journal.js",
-  "pkg/driver/json-text.js",
-  "pkg/driver/limits.js",
-  "pkg/driver/module.js",
-  "pkg/driver/report.js",
-  "pkg/driver/steering-error.js",
-  "pkg/driver/timer.js",
+  ...HOOK.map((f) => `pkg/desktop/${f}.js`),
+  ...DRIVER.map((f) => `pkg/driver/${f}.js`),
   "pkg/index.d.ts",
   "pkg/node.js",
   "pkg/renderer_steering.d.ts",
@@ -51,13 +39,11 @@ export const TARBALL_FILES = [
 /** An integration entry's folder: its loaders, types, wasm and glue, and its own copy of the driver. */
 function entryFiles(name, api, desktop = false) {
   const dir = `pkg/entries/${name}`;
-  const driver = ["engine", "fields", "front-door", "host", "journal", "json-text", "limits", "module", "report", "steering-error", "timer"];
-  const hook = ["active-turn", "core", "driver", "handle", "hook", "new-turn", "safety"];
   return [
     ...["browser.js", "index.d.ts", "node.js", "renderer_steering.js", "renderer_steering_bg.wasm", "url.js", "wasm-inline.js"].map((f) => `${dir}/${f}`),
     ...[...api, "exports.js", "instances.js"].map((f) => `${dir}/api/${f}`),
-    ...driver.map((f) => `${dir}/driver/${f}.js`),
-    ...(desktop ? hook.map((f) => `${dir}/desktop/${f}.js`) : []),
+    ...DRIVER.map((f) => `${dir}/driver/${f}.js`),
+    ...(desktop ? HOOK.map((f) => `${dir}/desktop/${f}.js`) : []),
   ];
 }
 

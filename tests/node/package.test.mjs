@@ -5,6 +5,7 @@ import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { packAndInstall, scriptedHost, TARBALL_FILES } from "./pack.mjs";
+import { wasmLimits } from "../../scripts/write-limits.mjs";
 
 let pkg;
 let api;
@@ -91,6 +92,13 @@ test("a rejection is a SteeringError instance with the draft handed back", async
   const lookAlike = (kind) => Object.assign(new Error("x"), { name: "SteeringError", kind });
   assert.equal(api.isSteeringError(lookAlike("outcomeUnknown"), "outcomeUnknown"), true, "another copy's error, a known kind");
   assert.equal(api.isSteeringError(lookAlike("totallyMadeUp")), false, "an unknown kind is not narrowed to the union");
+});
+
+test("another copy's error is a SteeringError with every kind the engine fails with, and no other", async () => {
+  const { errorKinds } = await wasmLimits(join(pkg.dir, "node_modules", "renderer-steering", "pkg"));
+  const lookAlike = (kind) => Object.assign(new Error("x"), { name: "SteeringError", kind });
+  for (const kind of errorKinds) assert.equal(api.isSteeringError(lookAlike(kind), kind), true, kind);
+  assert.equal(api.isSteeringError(lookAlike(`${errorKinds[0]}s`)), false);
 });
 
 test("the entry exports the API and nothing internal", () => {

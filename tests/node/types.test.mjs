@@ -6,6 +6,7 @@ import assert from "node:assert/strict";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { packAndInstall, TS_SETUPS, tsc } from "./pack.mjs";
+import { wasmLimits } from "../../scripts/write-limits.mjs";
 
 const consumer = `
 import { init, CodexhostSteering, AcpSteering, installDesktopSteering, SteeringError, isSteeringError } from "renderer-steering";
@@ -149,3 +150,23 @@ for (const setup of TS_SETUPS) {
     assert.equal(output.trim(), "", output);
   });
 }
+
+// `SteeringErrorKind` is exactly the engine's list of kinds, as the packed
+// wasm states it: every kind it can fail with is assignable, and the union
+// holds no other.
+test("SteeringErrorKind is exactly the kinds the engine fails with", async () => {
+  pkg ??= packAndInstall();
+  const { errorKinds } = await wasmLimits(join(pkg.dir, "node_modules", "renderer-steering", "pkg"));
+  assert.ok(errorKinds.length > 10, "the engine lists its kinds");
+  const union = errorKinds.map((kind) => JSON.stringify(kind)).join(" | ");
+  const check = `
+import type { SteeringErrorKind } from "renderer-steering";
+const every: SteeringErrorKind[] = [${errorKinds.map((kind) => JSON.stringify(kind)).join(", ")}];
+type Extra = Exclude<SteeringErrorKind, ${union}>;
+const none: [Extra] extends [never] ? true : false = true;
+export { every, none };
+`;
+  writeFileSync(join(pkg.dir, "kinds.ts"), check);
+  const output = tsc(pkg.dir, ["kinds.ts"], TS_SETUPS[0]);
+  assert.equal(output.trim(), "", output);
+});

@@ -347,7 +347,7 @@ fn probe_answer(answer: &HostAnswer) -> ProbeAnswer {
         HostAnswer::Result(value) => ProbeAnswer::Result(summary(value)),
         HostAnswer::Error(error) => ProbeAnswer::Error(error.clone()),
         HostAnswer::Timeout => ProbeAnswer::Timeout,
-        HostAnswer::Transport(detail) | HostAnswer::Unreadable(detail) | HostAnswer::NotSent(detail) => {
+        HostAnswer::Transport(detail) | HostAnswer::Cancelled(detail) | HostAnswer::Unreadable(detail) | HostAnswer::NotSent(detail) => {
             ProbeAnswer::Transport(detail.clone())
         }
     }

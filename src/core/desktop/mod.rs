@@ -4,8 +4,8 @@
 //! desktop, waits or reads a clock: time comes in as `now` (ms), and every
 //! bounded wait is a deadline the driver's one timer ends ([`DesktopHook::tick`]).
 //!
-//! - [`lane`](self): one steer in flight per thread, same message joins, a
-//!   different one is refused `busy`;
+//! - lanes (the engines' own, `flight`): one steer in flight per thread,
+//!   the same message joins, a different one is refused `busy`;
 //! - `tag`: the desktop's own `turn/steer` of an official or activeTurn
 //!   steer, recognised by its id or its very input array;
 //! - `route`: a newTurn's route, keyed by thread and message id, which lets
@@ -26,13 +26,11 @@
 
 mod follow_ups;
 mod journal;
-mod lane;
 mod new_turn;
 mod own;
 mod route;
 mod tag;
 mod types;
-mod wait;
 
 pub use follow_ups::{paused_by_stop, to_resume, FollowUp, FollowUpId, PAUSE_REASON};
 pub use new_turn::{ActiveTurn, NewTurnFacts, NewTurnStep};
@@ -40,15 +38,15 @@ pub use own::Decided;
 pub use route::{ROUTED_METHODS, STEER_FIELDS_OF_START};
 pub use types::{Admission, Answer, Effect, Ended, ErrorFacts, Outgoing, Reconcile, Refusal, SteerCall, SteerId, Verdict, WaitId};
 
-use lane::Lanes;
 use route::Route;
 use tag::Tags;
-use wait::Waits;
 
 use crate::core::codexhost::recent::{RecentMessages, Remembered};
 use crate::core::codexhost::Delivery;
+use crate::core::flight::{Admission as LaneAdmission, Lanes, Ticket};
+use crate::core::requests::PendingRequests;
 use crate::core::sorted_map::SortedMap;
-use crate::core::Failure;
+use crate::core::{Failure, Json};
 
 /// What a refused retry says: the first attempt may already be in the thread.
 const NOT_SENT_AGAIN: &str =
@@ -93,7 +91,8 @@ pub struct DesktopHook {
     /// Threads whose `startTurn` the hook is calling right now.
     starting: Vec<String>,
     unconfirmed: RecentMessages,
-    waits: Waits,
+    /// Bounded waits on the desktop's calls: the engines' pending calls.
+    waits: PendingRequests,
     disposed: bool,
     /// One steer bound after dispose: late requests are no longer waited for.
     late_deadline: Option<u64>,
@@ -121,7 +120,7 @@ impl DesktopHook {
             routes: Vec::new(),
             starting: Vec::new(),
             unconfirmed: RecentMessages::default(),
-            waits: Waits::default(),
+            waits: PendingRequests::default(),
             disposed: false,
             late_deadline: None,
             late_over: false,
@@ -160,15 +159,18 @@ impl DesktopHook {
             return Admission::Desktop;
         }
         let Some(text) = call.text.as_deref() else { return Admission::Desktop };
-        if let Some(taken) = self.lanes.admit(thread_id, message_id, text) {
-            return taken;
+        let ticket = Ticket { op: SteerId(self.next + 1), message_id: message_id.map(Into::into), draft: Json::of(text) };
+        match self.lanes.peek_exclusive(thread_id, &ticket) {
+            LaneAdmission::Join(steer) => return Admission::Joined(steer),
+            LaneAdmission::Refused | LaneAdmission::Queued => return Admission::Busy,
+            LaneAdmission::Start => {}
         }
         if let Some(id) = message_id.filter(|id| self.unconfirmed.is_unknown(thread_id, id)) {
             return Admission::Refused(Refusal::new(Failure::outcome_unknown("steerTurn", NOT_SENT_AGAIN), Some(id.into())));
         }
         self.next += 1;
-        let id = SteerId(self.next);
-        self.lanes.take(thread_id, id, message_id, text);
+        let id = ticket.op;
+        self.lanes.admit_exclusive(thread_id, ticket);
         let steer = Steer {
             thread_id: thread_id.into(),
             text: text.into(),
@@ -204,9 +206,9 @@ impl DesktopHook {
         let steer_deadline = steer.and_then(|s| self.steers.get(&s)).and_then(|s| s.deadline);
         let route_deadline = steer.and_then(|s| self.routes.iter().find(|r| r.steer == s)).map(|r| r.deadline);
         let deadline = steer_deadline.or(route_deadline).unwrap_or(now.saturating_add(self.steer_ms));
-        let id = self.waits.open(deadline);
+        let id = self.waits.wait_until(steer.unwrap_or(SteerId(0)), deadline);
         if self.disposed {
-            self.waits.close(id);
+            self.waits.settle(id);
             self.effects.push(Effect::Cancelled(id));
         }
         id
@@ -224,7 +226,7 @@ impl DesktopHook {
     /// ```
     #[cfg_attr(feature = "size-first", optimize(size))]
     pub fn settled(&mut self, wait: WaitId) -> bool {
-        self.waits.close(wait)
+        self.waits.settle(wait).is_some()
     }
 
     /// Time passed: ends waits, lanes and dispose's late window due at `now`.
@@ -237,7 +239,7 @@ impl DesktopHook {
     /// ```
     #[cfg_attr(feature = "size-first", optimize(size))]
     pub fn tick(&mut self, now: u64) {
-        self.waits.expire(now, &mut self.effects);
+        self.effects.extend(self.waits.expire(now).into_iter().map(|(id, _)| Effect::Expired(id)));
         self.lanes.expire(now);
         if self.late_deadline.is_some_and(|at| at <= now) && !self.late_over {
             self.late_over = true;
@@ -285,7 +287,8 @@ impl DesktopHook {
             return;
         }
         self.disposed = true;
-        self.waits.cancel_all(&mut self.effects);
+        self.effects.extend(self.waits.ids().into_iter().map(Effect::Cancelled));
+        self.waits.clear();
         self.release_routes();
         if self.tags.any_tagged() || !self.routes.is_empty() {
             self.late_deadline = Some(now.saturating_add(self.steer_ms));
@@ -321,7 +324,7 @@ impl DesktopHook {
     #[cfg_attr(feature = "size-first", optimize(size))]
     fn finish(&mut self, steer: SteerId, verdict: Verdict, rethrown: Option<&ErrorFacts>) -> Verdict {
         let Some(s) = self.steers.remove(&steer) else { return verdict };
-        self.lanes.release(&s.thread_id, steer);
+        self.lanes.finish(&s.thread_id, steer);
         if let Some(route) = self.routes.iter_mut().find(|r| r.steer == steer) {
             route.finished = true;
             self.release_route(steer);
@@ -362,7 +365,7 @@ impl DesktopHook {
     /// is no longer one the host deduplicates.
     #[cfg_attr(feature = "size-first", optimize(size))]
     fn left_as_start(&mut self, thread_id: &str) {
-        if !self.lanes.is_taken(thread_id) {
+        if self.lanes.in_flight(thread_id).is_none() {
             return;
         }
         self.steers.retain(|_, s| {

@@ -84,7 +84,7 @@ impl DesktopHook {
         if threw {
             self.finish(steer, Verdict::Rethrow, None);
         } else if let Some(s) = self.steers.remove(&steer) {
-            self.lanes.hold(&s.thread_id, steer, now.saturating_add(self.steer_ms));
+            self.lanes.hold_until(&s.thread_id, steer, now.saturating_add(self.steer_ms));
             self.steers.insert(steer, s);
         }
     }

@@ -7,23 +7,23 @@ use serde::Serialize;
 use crate::core::codexhost::Delivery;
 use crate::core::{Failure, RpcError};
 
-/// One steer the hook handles (also names its newTurn route and its wait).
+/// One steer the hook handles (also names its newTurn route and its wait):
+/// a submission, as the engines number theirs.
 ///
 /// ```
 /// use renderer_steering::core::desktop::SteerId;
 /// assert!(SteerId(1) < SteerId(2));
 /// ```
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
-pub struct SteerId(pub u64);
+pub use crate::core::action::OpId as SteerId;
 
-/// One bounded wait of the driver (on the desktop or the host).
+/// One bounded wait of the driver (on the desktop or the host): a pending
+/// call, as the engines number theirs.
 ///
 /// ```
 /// use renderer_steering::core::desktop::WaitId;
 /// assert_eq!(WaitId(3).0, 3);
 /// ```
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
-pub struct WaitId(pub u64);
+pub use crate::core::json_rpc::RequestId as WaitId;
 
 /// A call of the desktop's `steerTurn`, as the driver read it.
 ///

@@ -10,10 +10,6 @@ use crate::core::action::OpId;
 use crate::core::error::Failure;
 use crate::core::requests::{FailedAnswer, HostAnswer, Pending};
 
-/// The code a v2 agent answers a held prompt with when a cancel ends it
-/// before insertion.
-const HELD_PROMPT_CANCELLED: i64 = -32800;
-
 impl AcpEngine {
     /// A v2 `state_update`: `idle` after foreground work ends the turn (its
     /// stop reason says how); `running`, `requires_action` and any state
@@ -34,7 +30,9 @@ impl AcpEngine {
 
     /// The answer to a v2 `session/prompt` of ours: `{ messageId }` means
     /// inserted; an error answer means not inserted (the draft comes
-    /// back; `-32800` is a held prompt a cancel ended: handed back).
+    /// back). A `-32800` rejection after the user's cancel is the agent
+    /// ending the held prompt (handed back); without a cancel it may be a
+    /// client's own, after the prompt was written (unknown).
     pub(super) fn on_inserted(&mut self, op_id: OpId, pending: Pending, answer: HostAnswer) {
         let Some(op) = self.ops.get(&op_id) else { return };
         let (session_id, trace) = (op.session_id.clone(), op.trace.clone());
@@ -47,7 +45,7 @@ impl AcpEngine {
                 }
                 _ => self.fail(op_id, Failure::outcome_unknown(pending.method, "the prompt answer has no messageId")),
             },
-            Err(FailedAnswer::Error(e)) if e.code == HELD_PROMPT_CANCELLED => self.hand_back(op_id, &session_id),
+            Err(FailedAnswer::Cancelled(_)) if self.cancelled_since(&session_id, op_id) => self.hand_back(op_id, &session_id),
             Err(failed) => self.fail(op_id, failed.after_write(pending.method, pending.timeout_ms)),
         }
     }
