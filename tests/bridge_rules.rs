@@ -173,10 +173,11 @@ fn the_desktop_hook_opens_over_its_decider_with_its_steer_bound() {
     let hook = step(&mut bridge, 0, json!({ "do": "open", "engine": "desktop", "handle": decider }), "")["value"]["handle"]
         .as_u64()
         .unwrap() as u32;
-    let input = json!({ "do": "call", "op": "steer", "n": [1, 0], "s": ["t-1", "use pnpm", null, null] });
+    let input = json!({ "do": "call", "call": { "op": "steer", "input": 1, "threadId": "t-1", "text": "use pnpm" } });
     let admitted = step(&mut bridge, hook, input, "");
     assert_eq!(admitted["value"]["do"], "decide");
-    let wait = step(&mut bridge, hook, json!({ "do": "call", "op": "wait", "n": [100, admitted["value"]["steer"]] }), "");
+    let wait =
+        step(&mut bridge, hook, json!({ "do": "call", "call": { "op": "wait", "now": 100, "steer": admitted["value"]["steer"] } }), "");
     assert!(wait["value"].is_u64());
     let effects = step(&mut bridge, hook, json!({ "do": "effects" }), "");
     assert_eq!(effects["timer"], 1334, "bounded by the decider's steerMs");
@@ -212,4 +213,22 @@ fn the_follow_ups_to_resume_are_named_by_position_and_ids_compare_only_as_string
     assert_eq!(out["value"], json!([1, 2, 9]), "{out}");
     let unread = step(&mut bridge, hook, json!({ "do": "unpause", "pausedBefore": [] }), "");
     assert_eq!(unread["value"], json!([]));
+}
+
+#[test]
+fn a_desktop_call_is_read_by_its_op_and_named_facts_and_a_misspelt_one_is_refused_loudly() {
+    let mut bridge = Bridge::default();
+    let hook = desktop_hook(&mut bridge);
+    let call = |facts: Value| json!({ "do": "call", "call": facts });
+    let steer = json!({ "op": "steer", "input": 1, "follower": false, "threadId": "t", "text": "use pnpm", "argumentId": "m-1" });
+    let out = step(&mut bridge, hook, call(steer.clone()), "");
+    assert_eq!(out["value"]["do"], "decide", "{out}");
+    let joined = step(&mut bridge, hook, call(steer), "");
+    assert_eq!((joined["value"]["do"].clone(), joined["value"]["steer"].clone()), (json!("joined"), out["value"]["steer"].clone()));
+    for wrong in
+        [json!({ "op": "stere", "threadId": "t" }), json!({ "op": "steer", "thread": "t" }), json!({ "op": "tick", "now": "soon" })]
+    {
+        let out = step(&mut bridge, hook, call(wrong.clone()), "");
+        assert!(out["thrown"].as_str().is_some_and(|t| t.contains("could not read its input")), "{wrong}: {out}");
+    }
 }

@@ -4,7 +4,8 @@
 // activeTurn path, untouched on the official one; `desktop.js`). Here the
 // call and its bounded wait; the core classifies how it ended.
 import { attempt } from "./safety.js";
-import { packageFacts, verdict } from "./driver.js";
+import { waitedError } from "./core.js";
+import { verdict } from "./driver.js";
 
 /**
  * Runs the desktop's own steer for an official or activeTurn decision
@@ -16,10 +17,10 @@ export async function ownSteer(hook, steer, self, args, tag) {
   const { core, driver } = hook;
   // Recognised from now on, until the desktop's own steerTurn settles (not
   // only while we wait: a request it sends after our bound is still this steer's).
-  core.call("ownCalled", [steer], undefined, undefined, tag);
+  core.call("ownCalled", { steer, tag });
   const called = attempt(hook.originalSteer, self, args);
   const forget = () => {
-    core.call("ownSettled", [steer]);
+    core.call("ownSettled", { steer });
     driver.drain(); // a disposed hook's layer goes once no late turn/steer can come
   };
   if ("threw" in called) forget();
@@ -28,7 +29,7 @@ export async function ownSteer(hook, steer, self, args, tag) {
     called.value.then(forget, forget);
   }
   const waited = await driver.wait(called);
-  const ended = core.call("ownEnded", [steer], args[1], waited.error, waited.kind, ...packageFacts(waited.error));
+  const ended = core.call("ownEnded", { steer, how: waited.kind, error: waitedError(waited) }, args[1]);
   driver.drain();
   return verdict(ended, waited);
 }

@@ -3,15 +3,27 @@
 // data, the step to take comes out. A refusal's `SteeringError` is built
 // here, its `draft` the hook's own array by identity.
 import { readRejection } from "../driver/host.js";
-import { own } from "../driver/fields.js";
+import { fieldOf, own } from "../driver/fields.js";
 import { describedId, draftText } from "../driver/front-door.js";
 import { isStopped, step } from "../driver/module.js";
 import { steeringError } from "../driver/steering-error.js";
+import { id, isSteeringError } from "./safety.js";
 
-/** What the engine reads of a rejection (`bridge::Rejection`): its raw facts and error data. */
+/**
+ * What the engine reads of a rejection (`bridge::Rejection`): its raw
+ * facts and error data, and, for an error of this package, its `kind` and
+ * `clientUserMessageId` (the engine decides where that matters).
+ */
 export function rejection(error) {
   const { facts, data } = readRejection(error);
-  return { read: facts, data };
+  const packaged = isSteeringError(error);
+  const kind = packaged ? fieldOf(error, "kind") : undefined;
+  return { read: facts, data, packageKind: packaged ? (typeof kind === "string" ? kind : "") : undefined, packageId: packaged ? id(fieldOf(error, "clientUserMessageId")) : undefined };
+}
+
+/** The rejection a wait ended with (`{ kind, error }`), for the engine; undefined unless it rejected. */
+export function waitedError(waited) {
+  return waited?.kind === "error" ? rejection(waited.error) : undefined;
 }
 
 /**
@@ -40,18 +52,13 @@ export class DesktopCore {
   }
 
   /**
-   * One call (`src/bridge/desktop.rs` lists them): `n` its numbers and
-   * flags, `draft` the hook's input (a refusal's `draft`), `error` a wait's
-   * rejection, `s` its strings. Answers `[step, error]` for a step, else
-   * the call's plain value.
+   * One call (`bridge::DesktopCall`): `op` and the facts the hook read of
+   * the desktop, by name; `draft` is the hook's input (a refusal's
+   * `draft`). Answers `[step, error]` for a step, the error of a
+   * `routedThrew`, else the call's plain value.
    */
-  call(op, n, draft, error, ...s) {
-    return this.answer(op, draft, { do: "call", op, n: n.map(Number), s, error: error === undefined ? undefined : rejection(error) });
-  }
-
-  /** The `start` call, with the follow-up queue read (`readQueue`; undefined: unread). */
-  start(n, draft, followUps) {
-    return this.answer("start", draft, { do: "call", op: "start", n: n.map(Number), s: [], followUps });
+  call(op, facts, draft) {
+    return this.answer(op, draft, { do: "call", call: { op, ...facts } });
   }
 
   /** Which of the follow-ups read (`readQueue`) to resume: their positions. */
@@ -63,6 +70,8 @@ export class DesktopCore {
   /** Steps the core with `input` (and `payload`, JSON text) and reads its answer as `call` does. */
   answer(op, draft, input, payload = "") {
     const out = step(this.handle, input, payload);
+    // A call the engine cannot read is a bug of this package: loud, never guessed.
+    if (own(out, "thrown") !== undefined) throw new Error(out.thrown);
     if (op === "dispose") this.disposed = true;
     const report = own(out, "error");
     const failed = report === undefined ? undefined : steeringError(report, draft);

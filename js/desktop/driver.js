@@ -10,7 +10,7 @@ import { now } from "../driver/clock.js";
 import { own } from "../driver/fields.js";
 import { Timer } from "../driver/timer.js";
 import { DesktopCore } from "./core.js";
-import { attempt, field, id, isSteeringError, report } from "./safety.js";
+import { attempt, report } from "./safety.js";
 
 /** A promise and its resolve function. */
 function deferred() {
@@ -37,13 +37,9 @@ export class Driver {
     this.identities = new WeakMap();
     this.nextIdentity = 0;
     this.timer = new Timer(() => {
-      this.core.call("tick", [now()]);
+      this.core.call("tick", { now: now() });
       this.drain();
     });
-  }
-
-  now() {
-    return now();
   }
 
   /** A number that stands for `value`'s identity (0: not an object). */
@@ -111,7 +107,7 @@ export class Driver {
    */
   wait(called, steer) {
     if ("threw" in called) return Promise.resolve({ kind: "error", error: called.threw });
-    return this.waitOn(this.core.call("wait", [this.now(), steer]), called);
+    return this.waitOn(this.core.call("wait", { now: now(), steer }), called);
   }
 
   /** `wait` for a wait the core opened (`waitId`). */
@@ -119,7 +115,7 @@ export class Driver {
     return new Promise((resolve) => {
       this.waiters.set(waitId, resolve);
       const settle = (how) => {
-        if (this.waiters.has(waitId) && this.core.call("settled", [waitId])) {
+        if (this.waiters.has(waitId) && this.core.call("settled", { wait: waitId })) {
           this.end(waitId, how);
           this.drain();
         }
@@ -131,13 +127,6 @@ export class Driver {
       this.drain(); // opened after dispose: cancelled at once
     });
   }
-}
-
-/** The facts the core reads from a rejection: a `SteeringError`'s kind and id. */
-export function packageFacts(error) {
-  if (!isSteeringError(error)) return [undefined, undefined];
-  const kind = field(error, "kind");
-  return [typeof kind === "string" ? kind : "", id(field(error, "clientUserMessageId"))];
 }
 
 /** Ends a steer as the core's verdict says: `waited.value`, `waited.error` unchanged, or `error`. */

@@ -18,6 +18,7 @@ import { isFollower } from "../driver/engine.js";
 import { own } from "../driver/fields.js";
 import { readOptions } from "../driver/front-door.js";
 import { limits, ready, step } from "../driver/module.js";
+import { now } from "../driver/clock.js";
 import { attempt, define, describe, field, HOOK_MARK, id, isSteeringError, method, report, routeKey } from "./safety.js";
 import { Driver, verdict } from "./driver.js";
 import { DesktopSteering } from "./handle.js";
@@ -134,7 +135,7 @@ class Hook {
   dispose() {
     if (this.core.disposed) return;
     this.removeFromLayer("steerTurn", false);
-    this.core.call("dispose", [this.driver.now()]);
+    this.core.call("dispose", { now: now() });
     this.driver.drain();
     try {
       this.decider.dispose();
@@ -182,7 +183,7 @@ class Hook {
   released(key) {
     try {
       const [threadId, messageId] = JSON.parse(key);
-      const route = this.core.call("openRoute", [], undefined, undefined, String(threadId), String(messageId));
+      const route = this.core.call("openRoute", { threadId: String(threadId), messageId: String(messageId) });
       return route === undefined ? undefined : this.driver.until(this.driver.released, route);
     } catch {
       return undefined;
@@ -232,7 +233,8 @@ class Hook {
       const threadId = id(args[0]);
       const text = threadId === undefined ? undefined : this.core.steerText(args[1]);
       const follower = text !== undefined && this.isFollower(threadId);
-      [step, error] = this.core.call("steer", [this.driver.identity(args[1]), follower], args[1], undefined, threadId, text, id(args[5]), id(field(args[2], "id")));
+      const read = { input: this.driver.identity(args[1]), follower, threadId, text, argumentId: id(args[5]), restoreId: id(field(args[2], "id")) };
+      [step, error] = this.core.call("steer", read, args[1]);
       if (step.do === "decide") {
         const result = this.route(self, args, threadId, text, step.steer);
         const forget = () => this.results.delete(step.steer);
@@ -262,17 +264,18 @@ class Hook {
     const known = typeof delivery === "string" ? delivery : "";
     // The role is read again: it can change while the inspect is out.
     const follower = !threw && this.isFollower(threadId);
-    const [step, error] = this.core.call("decided", [steer, field(decision, "hostDeduplicates") === true, follower], input, undefined, threw ? undefined : known);
+    const read = { steer, hostDeduplicates: field(decision, "hostDeduplicates") === true, follower, delivery: threw ? undefined : known };
+    const [step, error] = this.core.call("decided", read, input);
     this.driver.drain();
     if (step.do === "follower") {
       // The desktop's own steer, its result untouched; the thread stays in
       // flight until it settles, at most the steer bound.
       const own = attempt(this.originalSteer, self, args);
-      this.core.call("followerCalled", [this.driver.now(), steer, "threw" in own]);
+      this.core.call("followerCalled", { now: now(), steer, threw: "threw" in own });
       this.driver.drain();
       if ("threw" in own) throw own.threw;
       const settled = () => {
-        this.core.call("followerSettled", [steer]);
+        this.core.call("followerSettled", { steer });
         this.driver.drain();
       };
       new Promise((s) => s(own.value)).then(settled, settled);
@@ -296,7 +299,8 @@ class Hook {
     let error;
     try {
       const expectedTurnId = id(field(params, "expectedTurnId"));
-      [step, error] = this.core.call("request", [this.driver.now(), this.driver.identity(input)], input, undefined, name, threadId, messageId, expectedTurnId);
+      const read = { now: now(), input: this.driver.identity(input), method: name, threadId, messageId, expectedTurnId };
+      [step, error] = this.core.call("request", read, input);
       this.driver.drain();
     } catch {
       step = { do: "pass" }; // The module stopped: the desktop's own request goes.
@@ -322,7 +326,7 @@ class Hook {
       const turnId = field(answer, "turnId");
       const delivery = field(answer, "delivery");
       const text = (v) => (typeof v === "string" ? v : undefined);
-      this.core.call("answered", [], undefined, undefined, presented, threadId, messageId, id(text(turnId)), id(text(delivery)));
+      this.core.call("answered", { presented, threadId, messageId, turnId: id(text(turnId)), delivery: id(text(delivery)) });
       this.driver.drain();
     };
     new Promise((s) => s(sent)).then(read, () => {}).catch((e) => report("could not read the answer", e));

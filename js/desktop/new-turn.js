@@ -6,7 +6,9 @@
 // calls of the desktop and the host, and the submission built as the spec
 // says; every check, bound and outcome is the core's (src/core/desktop/).
 import { attempt, field, id, method, randomId, report, routeKey } from "./safety.js";
-import { packageFacts, verdict } from "./driver.js";
+import { rejection, waitedError } from "./core.js";
+import { verdict } from "./driver.js";
+import { now } from "../driver/clock.js";
 import { described, describedId } from "../driver/front-door.js";
 import { limits } from "../driver/module.js";
 
@@ -45,7 +47,8 @@ export async function newTurn(hook, steer, threadId, args) {
   const start = method(hook.manager, "startTurn");
   const hasTool = args[7] !== undefined && args[7] !== null;
   const isObject = typeof context === "object" && context !== null;
-  const built = core.call("newTurn", [driver.now(), steer, turn.pending, hasTool, isObject, start !== undefined], input, undefined, turn.kind, turn.turnId, randomId());
+  const facts = { now: now(), steer, pendingTurnStart: turn.pending, toolOutput: hasTool, contextIsObject: isObject, startTurn: start !== undefined, activeTurn: turn.kind, turnId: turn.turnId, freshId: randomId() };
+  const built = core.call("newTurn", facts, input);
   const { messageId } = expect(built, "build");
   const orNull = (v) => (v === undefined ? null : v);
   const orEmpty = (v) => (v === undefined || v === null ? [] : v);
@@ -71,21 +74,21 @@ export async function newTurn(hook, steer, threadId, args) {
   };
   // An earlier attempt of this very message (this hook's, or a disposed
   // hook's below) may still see its late turn/start: this one waits.
-  const below = core.call("openRoute", [], undefined, undefined, threadId, messageId) === undefined ? hook.belowReleased(routeKey(threadId, messageId)) : undefined;
-  const earlier = core.call("earlier", [driver.now(), steer, below !== undefined], input);
+  const below = core.call("openRoute", { threadId, messageId }) === undefined ? hook.belowReleased(routeKey(threadId, messageId)) : undefined;
+  const earlier = core.call("earlier", { now: now(), steer, below: below !== undefined }, input);
   if (earlier[0].do === "waitEarlier") {
     const route = earlier[0].steer;
     const released = route === undefined ? below : driver.until(driver.released, route);
     const waited = await driver.waitOn(earlier[0].wait, { value: released });
-    expect(core.call("earlierEnded", [steer], input, undefined, waited.kind), "go");
+    expect(core.call("earlierEnded", { steer, how: waited.kind }, input), "go");
   } else expect(earlier, "go");
   const { followUps, timedOut } = await readFollowUps(hook, steer, threadId);
-  expect(core.start([driver.now(), steer, timedOut], input, followUps), "go");
+  expect(core.call("start", { now: now(), steer, usedUp: timedOut, followUps }, input), "go");
   const called = attempt(start, hook.manager, [threadId, submission, args[8]]);
-  core.call("startCalled", [steer, "threw" in called]);
+  core.call("startCalled", { steer, threw: "threw" in called });
   if (!("threw" in called)) {
     const settled = (resolved) => () => {
-      core.call("startSettled", [steer, resolved]);
+      core.call("startSettled", { steer, resolved });
       driver.drain();
     };
     called.value = new Promise((settle) => settle(called.value));
@@ -93,12 +96,12 @@ export async function newTurn(hook, steer, threadId, args) {
   }
   driver.drain();
   const waited = await driver.wait(called, steer);
-  let ended = core.call("startEnded", [driver.now(), steer], input, waited.error, waited.kind, ...packageFacts(waited.error));
+  let ended = core.call("startEnded", { now: now(), steer, how: waited.kind, error: waitedError(waited) }, input);
   driver.drain();
   if (ended[0].do === "waitDone") {
     // startTurn resolved: its turn/start left (or may still leave) through the route.
     const done = await driver.waitOn(ended[0].wait, { value: driver.until(driver.done, steer) });
-    ended = core.call("doneEnded", [steer], input, undefined, done.kind);
+    ended = core.call("doneEnded", { steer, how: done.kind }, input);
     driver.drain();
   }
   return verdict(ended, waited);
@@ -176,12 +179,12 @@ export async function plainStart(hook, steer, params, options) {
   const { core, driver } = hook;
   const called = attempt(hook.originalSend, hook.manager, ["turn/start", params, options]);
   if ("threw" in called) {
-    core.call("routedThrew", [steer], undefined, called.threw);
+    core.call("routedThrew", { steer, error: rejection(called.threw) });
     driver.drain();
     throw called.threw;
   }
   const ended = (failed) => (error) => {
-    core.call("plainStartEnded", [steer, failed], undefined, error);
+    core.call("plainStartEnded", { steer, failed, error: failed ? rejection(error) : undefined });
     driver.drain();
   };
   new Promise((settle) => settle(called.value)).then(ended(false), ended(true));
@@ -201,7 +204,7 @@ export async function routedSteer(hook, step, name, params, options) {
   const steer = step.rewrite ? rewritten(params, step) : params;
   const called = attempt(hook.originalSend, hook.manager, ["turn/steer", steer, options]);
   if ("threw" in called) {
-    const error = core.call("routedThrew", [step.steer], input, called.threw);
+    const error = core.call("routedThrew", { steer: step.steer, error: rejection(called.threw) }, input);
     driver.drain();
     throw error;
   }
@@ -209,7 +212,7 @@ export async function routedSteer(hook, step, name, params, options) {
   const text = (v) => (typeof v === "string" && v !== "" ? v : undefined);
   const turnId = text(field(waited.value, "turnId"));
   const delivery = text(field(waited.value, "delivery"));
-  const ended = core.call("routedEnded", [step.steer], input, waited.error, waited.kind, turnId, id(delivery));
+  const ended = core.call("routedEnded", { steer: step.steer, how: waited.kind, error: waitedError(waited), turnId, delivery: id(delivery) }, input);
   driver.drain();
   const answer = verdict(ended, waited);
   if (!step.rewrite) return answer;

@@ -7,6 +7,7 @@ import { limits } from "../driver/module.js";
 
 export { report } from "../driver/report.js";
 export { randomId } from "../driver/random-id.js";
+export { isSteeringError } from "../driver/steering-error.js";
 
 /** `object[key]`, or undefined when absent, not an object, unreadable, or only on a shared built-in prototype (`fields.js`). */
 export const field = fieldOf;
@@ -28,15 +29,6 @@ export function attempt(fn, self, args) {
     return { value: Reflect.apply(fn, self, args) };
   } catch (error) {
     return { threw: error };
-  }
-}
-
-/** A rejection this package made (passed through unchanged). */
-export function isSteeringError(error) {
-  try {
-    return typeof error === "object" && error !== null && fieldOf(error, "name") === "SteeringError";
-  } catch {
-    return false;
   }
 }
 

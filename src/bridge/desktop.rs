@@ -6,6 +6,7 @@
 
 use serde::{Deserialize, Serialize};
 
+use super::desktop_call::{DesktopCall, DesktopOp, Waited};
 use super::follow_ups::{follow_up_id, follow_ups};
 use super::input::Input;
 use super::output::Output;
@@ -48,6 +49,12 @@ impl Rejection {
         let data = || self.data.clone().and_then(|d| Json::parse(d).ok());
         let rpc = if package_error.is_none() { self.read.rpc_error(data()) } else { None };
         ErrorFacts { package_error, message_id: self.package_id.clone(), rpc, words: self.read.words.clone() }
+    }
+
+    /// The same rejection, not read as this package's own error.
+    #[cfg_attr(feature = "size-first", optimize(size))]
+    pub fn without_package(self) -> Rejection {
+        Rejection { package_kind: None, package_id: None, ..self }
     }
 }
 
@@ -113,32 +120,19 @@ fn new_turn_step(next: NewTurnStep) -> Output {
 }
 
 #[cfg_attr(feature = "size-first", optimize(size))]
-fn ended(how: &str, error: Option<&Rejection>) -> Ended {
+fn ended(how: Waited, error: Option<&Rejection>) -> Ended {
     match how {
-        "ok" => Ended::Ok,
-        "timeout" => Ended::Timeout,
-        "cancelled" => Ended::Cancelled,
-        _ => Ended::Error(error.map(Rejection::facts).unwrap_or_default()),
+        Waited::Ok => Ended::Ok,
+        Waited::Timeout => Ended::Timeout,
+        Waited::Cancelled => Ended::Cancelled,
+        Waited::Error => Ended::Error(error.map(Rejection::facts).unwrap_or_default()),
     }
 }
 
-/// A rejection with what the driver read of it as this package's own error
-/// (its `kind` and `clientUserMessageId`).
+/// What the desktop's own `sendRequest` failed with: never this package's error.
 #[cfg_attr(feature = "size-first", optimize(size))]
-fn packaged(error: Option<&Rejection>, kind: Option<String>, id: Option<String>) -> Rejection {
-    let mut rejection = error.cloned().unwrap_or_default();
-    rejection.package_kind = kind;
-    rejection.package_id = id;
-    rejection
-}
-
-#[cfg_attr(feature = "size-first", optimize(size))]
-fn ms(now: f64) -> u64 {
-    if now.is_finite() && now > 0.0 {
-        now as u64
-    } else {
-        0
-    }
+fn desktop_facts(error: Option<Rejection>) -> ErrorFacts {
+    error.map(Rejection::without_package).map(|r| r.facts()).unwrap_or_default()
 }
 
 #[cfg_attr(feature = "size-first", optimize(size))]
@@ -170,7 +164,11 @@ impl Session {
     #[cfg_attr(feature = "size-first", optimize(size))]
     pub(super) fn step(&mut self, input: Input, payload: String) -> Output {
         match input.what.as_str() {
-            "call" => self.call(input),
+            #[cfg(feature = "desktop")]
+            "call" => match input.call {
+                Some(call) => self.call(call),
+                None => super::unknown("call"),
+            },
             "unpause" => {
                 let queue = follow_ups(input.follow_ups.as_deref().unwrap_or_default());
                 let paused_before: Vec<_> = input.paused_before.iter().filter_map(follow_up_id).collect();
@@ -200,40 +198,19 @@ impl Session {
         }
     }
 
-    /// The calls, by `op` [numbers] (strings):
-    ///
-    /// - `steer` [input, follower] (threadId, text, argument id, restoreMessage.id);
-    /// - `decided` [steer, hostDeduplicates, follower] (delivery);
-    /// - `followerCalled` [now, steer, threw], `followerSettled` [steer];
-    /// - `ownCalled` [steer] (tag), `ownSettled` [steer], `ownEnded` [steer] (how);
-    /// - `answered` [] (presented, threadId, messageId, turnId, delivery);
-    /// - `newTurn` [now, steer, pendingTurnStart, toolOutput, contextIsObject,
-    ///   startTurn] (active turn: running/ended/unreadable, its id, a fresh id);
-    /// - `earlier` [now, steer, below], `earlierEnded` [steer] (how);
-    /// - `start` [now, steer, usedUp] (and the follow-up queue read), `startCalled` [steer, threw],
-    ///   `startSettled` [steer, resolved], `startEnded` [now, steer] (how);
-    /// - `doneEnded` [steer] (how);
-    /// - `request` [now, input] (method, threadId, messageId, expectedTurnId);
-    /// - `routedThrew` [steer], `plainStartEnded` [steer, failed], `routedEnded` [steer] (how, turnId, delivery);
-    /// - `wait` [now, steer?], `settled` [wait], `tick` [now], `dispose` [now];
-    /// - `openRoute` [] (threadId, messageId).
+    /// One call of the hook ([`DesktopCall`]): a fact or a question; the
+    /// answer is the step to take, a value, or nothing.
     #[cfg_attr(feature = "size-first", optimize(size))]
-    fn call(&mut self, input: Input) -> Output {
-        let Input { op, n, mut s, error, follow_ups: queue, .. } = input;
-        s.resize(5, None);
-        let mut s = s.into_iter();
-        let (s0, s1, s2, s3, s4) = (s.next().flatten(), s.next().flatten(), s.next().flatten(), s.next().flatten(), s.next().flatten());
-        let num = |i: usize| n.get(i).copied().flatten().unwrap_or(f64::NAN);
-        let flag = |i: usize| num(i) as i32 != 0;
-        let steer = |i: usize| SteerId(num(i) as u64);
-        let text = |s: Option<String>| s.unwrap_or_default();
-        let error = error.as_ref();
+    fn call(&mut self, call: DesktopCall) -> Output {
         let hook = &mut self.hook;
         let none = Output::default();
-        match op.as_str() {
-            "steer" => {
-                let call = SteerCall { thread_id: s0, text: s1, argument_id: s2, restore_id: s3, input: ms(num(0)), follower: flag(1) };
-                match hook.steer(call) {
+        let now = call.now();
+        let steer = SteerId(call.steer.unwrap_or_default());
+        let how = call.how.unwrap_or(Waited::Error);
+        match call.op {
+            DesktopOp::Steer => {
+                let DesktopCall { thread_id, text, argument_id, restore_id, input, follower, .. } = call;
+                match hook.steer(SteerCall { thread_id, text, argument_id, restore_id, input, follower }) {
                     Admission::Desktop => out(step("desktop")),
                     Admission::Joined(s) => out(Step { steer: Some(s.0), ..step("joined") }),
                     Admission::Busy => refused(step("busy"), Refusal::new(Failure::busy(), None)),
@@ -241,113 +218,109 @@ impl Session {
                     Admission::Decide(s) => out(Step { steer: Some(s.0), ..step("decide") }),
                 }
             }
-            "decided" => {
-                let decision = s0.map(|name| (Delivery::from_name(&name), flag(1)));
-                match hook.decided(steer(0), decision, flag(2)) {
+            DesktopOp::Decided => {
+                let decision = call.delivery.map(|name| (Delivery::from_name(&name), call.host_deduplicates));
+                match hook.decided(steer, decision, call.follower) {
                     Decided::Follower => out(step("follower")),
                     Decided::Own(tag) => out(Step { tag, ..step("own") }),
                     Decided::NewTurn => out(step("newTurn")),
                     Decided::Done(v) => verdict(v),
                 }
             }
-            "followerCalled" => {
-                hook.follower_called(ms(num(0)), steer(1), flag(2));
+            DesktopOp::FollowerCalled => {
+                hook.follower_called(now, steer, call.threw);
                 none
             }
-            "followerSettled" => {
-                hook.follower_settled(steer(0));
+            DesktopOp::FollowerSettled => {
+                hook.follower_settled(steer);
                 none
             }
-            "ownCalled" => {
-                hook.own_called(steer(0), delivery(s0));
+            DesktopOp::OwnCalled => {
+                hook.own_called(steer, delivery(call.tag));
                 none
             }
-            "ownSettled" => {
-                hook.own_settled(steer(0));
+            DesktopOp::OwnSettled => {
+                hook.own_settled(steer);
                 none
             }
-            "ownEnded" => verdict(hook.own_ended(steer(0), ended(&text(s0), Some(&packaged(error, s1, s2))))),
-            "answered" => {
-                if let Some(presented) = Delivery::from_name(&text(s0)) {
-                    let answer = Answer { turn_id: s3, delivery: delivery(s4) };
-                    hook.answered(presented, &text(s1), s2.as_deref(), answer);
+            DesktopOp::OwnEnded => verdict(hook.own_ended(steer, ended(how, call.error.as_ref()))),
+            DesktopOp::Answered => {
+                if let Some(presented) = Delivery::from_name(&call.presented) {
+                    let answer = Answer { turn_id: call.turn_id, delivery: delivery(call.delivery) };
+                    hook.answered(presented, call.thread_id.as_deref().unwrap_or_default(), call.message_id.as_deref(), answer);
                 }
                 none
             }
-            "newTurn" => {
-                let active_turn = match (text(s0).as_str(), s1) {
+            DesktopOp::NewTurn => {
+                let active_turn = match (call.active_turn.as_str(), call.turn_id) {
                     ("running", Some(id)) => ActiveTurn::Running(id),
                     ("ended", _) => ActiveTurn::Ended,
                     _ => ActiveTurn::Unreadable,
                 };
                 let facts = NewTurnFacts {
-                    pending_turn_start: flag(2),
+                    pending_turn_start: call.pending_turn_start,
                     active_turn,
-                    tool_output: flag(3),
-                    context_is_object: flag(4),
-                    start_turn: flag(5),
-                    fresh_id: text(s2),
+                    tool_output: call.tool_output,
+                    context_is_object: call.context_is_object,
+                    start_turn: call.start_turn,
+                    fresh_id: call.fresh_id,
                 };
-                new_turn_step(hook.new_turn(ms(num(0)), steer(1), facts))
+                new_turn_step(hook.new_turn(now, steer, facts))
             }
-            "earlier" => new_turn_step(hook.earlier(ms(num(0)), steer(1), flag(2))),
-            "earlierEnded" => new_turn_step(hook.earlier_ended(steer(0), ended(&text(s0), None))),
-            "start" => {
-                let queue = queue.as_deref().map(follow_ups);
-                new_turn_step(hook.start(ms(num(0)), steer(1), flag(2), queue.as_deref()))
+            DesktopOp::Earlier => new_turn_step(hook.earlier(now, steer, call.below)),
+            DesktopOp::EarlierEnded => new_turn_step(hook.earlier_ended(steer, ended(how, None))),
+            DesktopOp::Start => {
+                let queue = call.follow_ups.as_deref().map(follow_ups);
+                new_turn_step(hook.start(now, steer, call.used_up, queue.as_deref()))
             }
-            "startCalled" => {
-                hook.start_called(steer(0), flag(1));
+            DesktopOp::StartCalled => {
+                hook.start_called(steer, call.threw);
                 none
             }
-            "startSettled" => {
-                hook.start_settled(steer(0), flag(1));
+            DesktopOp::StartSettled => {
+                hook.start_settled(steer, call.resolved);
                 none
             }
-            "startEnded" => new_turn_step(hook.start_ended(ms(num(0)), steer(1), ended(&text(s0), Some(&packaged(error, s1, s2))))),
-            "doneEnded" => verdict(hook.done_ended(steer(0), ended(&text(s0), None))),
-            "request" => match hook.request_into(ms(num(0)), s0.as_deref().unwrap_or_default(), &text(s1), s2.as_deref(), s3, ms(num(1))) {
-                Outgoing::Pass => out(step("pass")),
-                own @ Outgoing::Own(s, tag) => {
-                    let follow = own.answer_followed(s0.as_deref().unwrap_or_default());
-                    out(Step { steer: Some(s.0), tag, follow, ..step("own") })
+            DesktopOp::StartEnded => new_turn_step(hook.start_ended(now, steer, ended(how, call.error.as_ref()))),
+            DesktopOp::DoneEnded => verdict(hook.done_ended(steer, ended(how, None))),
+            DesktopOp::Request => {
+                let (method, thread_id) = (call.method.as_str(), call.thread_id.as_deref().unwrap_or_default());
+                match hook.request_into(now, method, thread_id, call.message_id.as_deref(), call.expected_turn_id, call.input) {
+                    Outgoing::Pass => out(step("pass")),
+                    own @ Outgoing::Own(s, tag) => out(Step { steer: Some(s.0), tag, follow: own.answer_followed(method), ..step("own") }),
+                    Outgoing::Refused(refusal) => refused(step("refused"), refusal),
+                    Outgoing::PlainStart(s) => out(Step { steer: Some(s.0), ..step("plainStart") }),
+                    Outgoing::Steer { route, rewrite, expected_turn_id } => {
+                        let (keep, tag) = if rewrite { (Some(&STEER_FIELDS_OF_START[..]), Some(Delivery::NewTurn)) } else { (None, None) };
+                        out(Step { steer: Some(route.0), rewrite, expected_turn_id, keep, tag, ..step("steer") })
+                    }
                 }
-                Outgoing::Refused(refusal) => refused(step("refused"), refusal),
-                Outgoing::PlainStart(s) => out(Step { steer: Some(s.0), ..step("plainStart") }),
-                Outgoing::Steer { route, rewrite, expected_turn_id } => {
-                    let (keep, tag) = if rewrite { (Some(&STEER_FIELDS_OF_START[..]), Some(Delivery::NewTurn)) } else { (None, None) };
-                    out(Step { steer: Some(route.0), rewrite, expected_turn_id, keep, tag, ..step("steer") })
-                }
-            },
-            "routedThrew" => {
-                let facts = error.map(Rejection::facts).unwrap_or_default();
-                refused(step("fail"), hook.routed_threw(steer(0), &facts))
             }
-            "plainStartEnded" => {
-                let facts = flag(1).then(|| error.map(Rejection::facts).unwrap_or_default());
-                hook.plain_start_ended(steer(0), facts.as_ref());
+            DesktopOp::RoutedThrew => refused(step("fail"), hook.routed_threw(steer, &desktop_facts(call.error))),
+            DesktopOp::PlainStartEnded => {
+                let facts = call.failed.then(|| desktop_facts(call.error));
+                hook.plain_start_ended(steer, facts.as_ref());
                 none
             }
-            "routedEnded" => {
-                let how = text(s0);
-                let answer = (how == "ok").then(|| Answer { turn_id: s1, delivery: delivery(s2) });
-                verdict(hook.routed_ended(steer(0), ended(&how, error), answer))
+            DesktopOp::RoutedEnded => {
+                let answer = (how == Waited::Ok).then(|| Answer { turn_id: call.turn_id, delivery: delivery(call.delivery) });
+                let error = call.error.map(Rejection::without_package);
+                verdict(hook.routed_ended(steer, ended(how, error.as_ref()), answer))
             }
-            "wait" => {
-                let of = (!num(1).is_nan()).then(|| steer(1));
-                Output::value(&hook.wait(ms(num(0)), of).0)
-            }
-            "settled" => Output::value(&hook.settled(WaitId(num(0) as u64))),
-            "tick" => {
-                hook.tick(ms(num(0)));
+            DesktopOp::Wait => Output::value(&hook.wait(now, call.steer.map(SteerId)).0),
+            DesktopOp::Settled => Output::value(&hook.settled(WaitId(call.wait))),
+            DesktopOp::Tick => {
+                hook.tick(now);
                 none
             }
-            "dispose" => {
-                hook.dispose(ms(num(0)));
+            DesktopOp::Dispose => {
+                hook.dispose(now);
                 none
             }
-            "openRoute" => Output::value(&hook.open_route(&text(s0), &text(s1)).map(|s| s.0)),
-            _ => none,
+            DesktopOp::OpenRoute => {
+                let (thread_id, message_id) = (call.thread_id.unwrap_or_default(), call.message_id.unwrap_or_default());
+                Output::value(&hook.open_route(&thread_id, &message_id).map(|s| s.0))
+            }
         }
     }
 }

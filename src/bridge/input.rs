@@ -6,7 +6,8 @@ use serde::Deserialize;
 
 use super::answer::Refused;
 use super::described::Described;
-use super::desktop::Rejection;
+#[cfg(feature = "desktop")]
+use super::desktop_call::DesktopCall;
 use super::options::OptionsRead;
 use crate::core::RejectionFacts;
 
@@ -57,14 +58,9 @@ pub struct Input {
     pub epoch: u32,
     /// The `initialize` promise resolved.
     pub ok: bool,
-    /// A desktop call's name.
-    pub op: String,
-    /// A desktop call's numbers (`null`: none).
-    pub n: Vec<Option<f64>>,
-    /// A desktop call's strings.
-    pub s: Vec<Option<String>>,
-    /// What the driver read of a rejection.
-    pub error: Option<Rejection>,
+    /// One call of the desktop hook.
+    #[cfg(feature = "desktop")]
+    pub call: Option<DesktopCall>,
     /// `open`: which engine (`codexhost`, `acp`, `desktop`).
     pub engine: String,
     /// `open`: its options, read.
@@ -75,10 +71,6 @@ pub struct Input {
     pub kind: String,
     /// `failure`: the words.
     pub detail: String,
-    /// `failure`: the host call it concerns.
-    pub method: String,
-    /// `failure`: a bound in milliseconds.
-    pub ms: f64,
     /// The wall clock (`Date.now()`), which journal records are dated by.
     wall: Option<f64>,
     /// `recover`: the threads whose stream this window follows.
