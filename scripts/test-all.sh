@@ -37,7 +37,10 @@ layer() { # name command...
 }
 
 wasm_pack_test() { # browser flags...
-  ( if [ -n "${USE_BROWSER:-}" ]; then export WASM_BINDGEN_USE_BROWSER=1; else unset WASM_BINDGEN_USE_BROWSER; fi
+  # The runner gives a WebDriver 5 s to listen by default; a fresh machine
+  # under a full build's load can take longer to start chromedriver.
+  ( export WASM_BINDGEN_TEST_DRIVER_TIMEOUT=${WASM_BINDGEN_TEST_DRIVER_TIMEOUT:-60}
+    if [ -n "${USE_BROWSER:-}" ]; then export WASM_BINDGEN_USE_BROWSER=1; else unset WASM_BINDGEN_USE_BROWSER; fi
     wasm-pack test "$@" -- --test 'wasm_*' )
 }
 
