@@ -14,9 +14,20 @@ git rev-parse --verify --quiet "$base^{commit}" >/dev/null || { echo "[bench-bas
 git worktree remove --force "$dir" 2>/dev/null || rm -rf "$dir"
 git worktree prune
 git worktree add --detach --quiet "$dir" "$base"
-bash scripts/wasm-release.sh target/bench-base-build --lib --manifest-path "$dir/Cargo.toml"
+# The base's own build: its size-first feature and its entries, where it has them.
+first=""
+grep -q '^size-first' "$dir/Cargo.toml" && first="size-first,"
+wasm=target/bench-base-build/wasm32-unknown-unknown/release/renderer_steering.wasm
+bash scripts/wasm-release.sh target/bench-base-build --lib --manifest-path "$dir/Cargo.toml" ${first:+--features size-first}
 mkdir -p "$dir/pkg"
-bash scripts/bindgen-opt.sh target/bench-base-build/wasm32-unknown-unknown/release/renderer_steering.wasm "$dir/pkg"
-bash "$dir/scripts/pkg-entries.sh"
+bash scripts/bindgen-opt.sh "$wasm" "$dir/pkg"
+if [ -f "$dir/scripts/pkg-entries.sh" ]; then
+  for entry in codexhost acp desktop; do
+    bash scripts/wasm-release.sh target/bench-base-build --lib --manifest-path "$dir/Cargo.toml" --no-default-features --features "$first$entry"
+    mkdir -p "$dir/pkg/entries/$entry"
+    bash scripts/bindgen-opt.sh "$wasm" "$dir/pkg/entries/$entry"
+  done
+  bash "$dir/scripts/pkg-entries.sh"
+fi
 echo "$base" > "$stamp"
 echo "[bench-base] $dir/pkg: $base"
