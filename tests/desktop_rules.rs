@@ -181,6 +181,23 @@ fn a_late_active_turn_steer_keeps_its_tag_for_one_steer_bound_after_dispose_then
 }
 
 #[test]
+fn the_layer_is_restored_once_and_only_after_dispose() {
+    let mut hook = DesktopHook::new(100);
+    let first = own(&mut hook, call("t", "x", Some("m-1"), 1), Delivery::ActiveTurn, true);
+    hook.own_ended(first, Ended::Ok);
+    hook.own_settled(first);
+    assert!(!restores(&hook.take_effects()), "a live hook keeps its layer");
+    let late = own(&mut hook, call("t", "y", Some("m-2"), 2), Delivery::ActiveTurn, true);
+    hook.own_ended(late, Ended::Timeout);
+    hook.dispose(200);
+    assert!(!restores(&hook.take_effects()));
+    hook.own_settled(late);
+    assert!(restores(&hook.take_effects()), "nothing is left to tag");
+    hook.tick(300);
+    assert!(!restores(&hook.take_effects()), "restored once");
+}
+
+#[test]
 fn an_official_steer_out_at_dispose_does_not_keep_the_layer() {
     let mut hook = DesktopHook::new(100);
     own(&mut hook, call("t", "x", Some("m-1"), 1), Delivery::Official, true);

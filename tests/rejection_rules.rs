@@ -48,8 +48,10 @@ fn a_positive_or_missing_code_is_no_answer() {
 
 #[test]
 fn the_codes_clients_make_up_are_no_answer() {
-    for code in CLIENT_CODES {
+    // Named here, not read from the list: each one is a rule of its own.
+    for code in [-32099, -32098, -32097, -32096, -32800] {
         assert!(!is_answer(&object(code)), "{code}");
+        assert!(CLIENT_CODES.contains(&code), "{code}");
     }
     assert!(is_answer(&object(-32095)) && is_answer(&object(-32100)), "their neighbours are the host's");
 }

@@ -168,8 +168,8 @@ impl DesktopHook {
         if let Some(id) = message_id.filter(|id| self.unconfirmed.is_unknown(thread_id, id)) {
             return Admission::Refused(Refusal::new(Failure::outcome_unknown("steerTurn", NOT_SENT_AGAIN), Some(id.into())));
         }
-        self.next += 1;
         let id = ticket.op;
+        self.next = id.0;
         self.lanes.admit_exclusive(thread_id, ticket);
         let steer = Steer {
             thread_id: thread_id.into(),
