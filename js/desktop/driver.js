@@ -1,45 +1,49 @@
-// The desktop hook's driver over its engine (`core.js`, the rules in Rust:
-// src/core/desktop/): it hands the core what was read from
-// the desktop, carries out the effects the core returns (ending waits,
-// releasing routes, taking the layer out, telling the app to reconcile,
-// resuming follow-ups),
-// and owns the one timer, set to the core's next deadline. Every wait on
-// the desktop or the host is one of the core's deadlines, on the clock and
-// the kind of timer every engine has (`driver/clock.js`, `driver/timer.js`).
+// The desktop hook's driver: it hands its engine (src/core/desktop/,
+// through `core.js`) what the hook read of the desktop, and carries out the
+// actions the engine answers, in order: the calls of the desktop (and of
+// the decider) it names, promises settled, journal records written, the
+// app told, the layer taken out. It holds the values the engine names (an
+// op's receiver and arguments, what each call returned, resolved with or
+// threw), builds what the engine describes, reads what the engine asks of
+// a value, and keeps the one timer at the engine's next deadline, on the
+// clock and the kind of timer every engine has. It decides nothing.
 import { now } from "../driver/clock.js";
 import { own } from "../driver/fields.js";
+import { described, describedId } from "../driver/front-door.js";
+import { isStopped, limits } from "../driver/module.js";
+import { steeringError } from "../driver/steering-error.js";
 import { Timer } from "../driver/timer.js";
-import { DesktopCore } from "./core.js";
-import { attempt, report } from "./safety.js";
+import { DesktopCore, rejection } from "./core.js";
+import { attempt, define, field, id, method, report } from "./safety.js";
 
-/** A promise and its resolve function. */
+/** A promise and its settle functions. */
 function deferred() {
   let resolve;
-  const promise = new Promise((r) => (resolve = r));
-  return { promise, resolve };
+  let reject;
+  const promise = new Promise((s, f) => ((resolve = s), (reject = f)));
+  return { promise, resolve, reject };
 }
 
 export class Driver {
-  /** A driver for the hook over the decider's engine (`decider`: its steer bound). */
-  constructor(decider, onReconcile, restore, resume) {
-    this.core = new DesktopCore(decider);
+  /** The driver of `hook` (its manager, originals, decider and reads), over the decider's engine `engine`. */
+  constructor(hook, engine, onReconcile) {
+    this.hook = hook;
+    this.core = new DesktopCore(engine);
     /** The decider's journal, which the hook's records go to. */
-    this.journal = decider.journal;
+    this.journal = engine.journal;
     this.onReconcile = onReconcile;
-    this.restore = restore;
-    this.resume = resume;
-    /** waitId -> resolve of a pending `wait`. */
-    this.waiters = new Map();
-    /** routeId -> deferred, resolved when the core releases the route / its one request ends. */
-    this.released = new Map();
-    this.done = new Map();
-    /** Input arrays (and any object) numbered by identity, for the core's tag matching. */
+    /** op -> { self, args, draft, promise, resolve, reject }: the values an op's calls take. */
+    this.ops = new Map();
+    /** call -> { op, value, threw, resolved, error, done }: what a call returned, resolved with or threw. */
+    this.calls = new Map();
+    /** route -> deferred, resolved when the engine says the route is gone. */
+    this.routes = new Map();
+    /** Objects numbered by identity, for the engine's recognition of a draft. */
     this.identities = new WeakMap();
     this.nextIdentity = 0;
-    this.timer = new Timer(() => {
-      this.core.call("tick", { now: now() });
-      this.drain();
-    });
+    this.depth = 0;
+    this.deadline = null;
+    this.timer = new Timer(() => this.safely({ op: "tick", now: now() }));
   }
 
   /** A number that stands for `value`'s identity (0: not an object). */
@@ -53,85 +57,270 @@ export class Driver {
     return n;
   }
 
-  /** Carries out the core's effects, then sets the timer to its next deadline. */
-  drain() {
-    const { effects, next } = this.core.effects();
-    for (const effect of effects) {
-      if (effect === "restore") this.restore();
-      else if (own(effect, "journal") !== undefined) this.journal?.write(effect.journal.key, own(effect.journal, "record"));
-      else if ("expired" in effect) this.end(effect.expired, { kind: "timeout" });
-      else if ("cancelled" in effect) this.end(effect.cancelled, { kind: "cancelled" });
-      else if ("released" in effect) this.resolve(this.released, effect.released);
-      else if ("done" in effect) this.resolve(this.done, effect.done);
-      else if ("reconcile" in effect) this.reconcile(effect.reconcile);
-      else if ("resume" in effect) this.resume(effect.resume.threadId, effect.resume.pausedBefore);
+  /**
+   * A wrapped method's call (`facts`, what the hook read of it; `given`,
+   * its receiver and arguments): what it returns, as the engine says
+   * (`{ reply: "desktop" }` for the desktop's own method, as called).
+   * Throws only when the module stopped before anything was done.
+   */
+  enter(facts, given) {
+    let reply = { reply: "desktop" };
+    this.run({ do: "call", call: facts }, (out) => {
+      const value = own(out, "value");
+      const kind = own(value, "reply");
+      const draft = () => this.build(own(value, "draft"), given);
+      if (kind === "promise") reply = { reply: kind, promise: this.promiseOf(value.op, given, draft).promise };
+      else if (kind === "refused") reply = { reply: kind, error: steeringError(own(out, "error"), draft()) };
+      else if (kind === "returned") {
+        this.ops.set(value.op, given);
+        reply = { reply: kind, call: value.call, op: value.op };
+      }
+    });
+    if (reply.reply === "returned") {
+      const made = this.calls.get(reply.call);
+      this.release(reply.op);
+      return made === undefined ? { reply: "desktop" } : { reply: "returned", made };
     }
-    this.arm(next);
+    return reply;
   }
 
-  arm(next) {
-    this.timer.arm(next, now);
-    // Once disposed, only the late window is left: it does not keep Node alive.
-    if (this.core.disposed) this.timer.hold(false);
+  /** What the wrapped method returns for `reply` (`desktop()`: the desktop's own method). */
+  answer(reply, desktop) {
+    if (reply.reply === "promise") return reply.promise;
+    if (reply.reply === "refused") return Promise.reject(reply.error);
+    if (reply.reply === "returned") {
+      if (reply.made.threw) throw reply.made.error;
+      return reply.made.value;
+    }
+    return desktop();
   }
 
-  end(waitId, how) {
-    const resolve = this.waiters.get(waitId);
-    this.waiters.delete(waitId);
-    resolve?.(how);
-  }
-
-  resolve(map, routeId) {
-    map.get(routeId)?.resolve();
-    map.delete(routeId);
-  }
-
-  /** Resolves once the core releases route `routeId` (or its one request ends, from `done`). */
-  until(map, routeId) {
-    let d = map.get(routeId);
-    if (d === undefined) map.set(routeId, (d = deferred()));
-    return d.promise;
-  }
-
-  reconcile(what) {
-    if (typeof this.onReconcile !== "function") return;
-    const called = attempt(this.onReconcile, undefined, [what]);
-    if ("threw" in called) report("onReconcile threw", called.threw);
+  /** The promise of op `op` (a steer joined finds the one it joins). */
+  promiseOf(op, given, draft) {
+    let record = this.ops.get(op);
+    if (record?.promise === undefined) {
+      record = { ...given, ...deferred() };
+      record.draft = draft();
+      this.ops.set(op, record);
+    }
+    return record;
   }
 
   /**
-   * Waits on what a call returned (`{ value }` or `{ threw }`) until the
-   * core's deadline for `steer` (its newTurn bound, else one steer bound).
-   * Resolves (never rejects) with `{ kind: "ok", value }`, `{ kind: "error",
-   * error }`, `{ kind: "timeout" }` or `{ kind: "cancelled" }`.
+   * One step of the engine with `input`; `before(out)` runs before its
+   * actions are carried out, in order. The timer is armed once the
+   * outermost step is done, for the latest deadline.
    */
-  wait(called, steer) {
-    if ("threw" in called) return Promise.resolve({ kind: "error", error: called.threw });
-    return this.waitOn(this.core.call("wait", { now: now(), steer }), called);
+  run(input, before) {
+    const out = this.core.run(input);
+    this.deadline = own(out, "timer") ?? null;
+    before?.(out);
+    const steps = own(out, "steps") ?? [];
+    this.depth++;
+    try {
+      for (let i = 0; i < steps.length; i++) this.carry(steps[i]);
+    } finally {
+      this.depth--;
+    }
+    if (this.depth === 0) {
+      this.timer.arm(this.deadline, now);
+      // Once disposed, only the late window is left: it does not keep Node alive.
+      if (this.core.disposed) this.timer.hold(false);
+    }
+    return out;
   }
 
-  /** `wait` for a wait the core opened (`waitId`). */
-  waitOn(waitId, called) {
-    return new Promise((resolve) => {
-      this.waiters.set(waitId, resolve);
-      const settle = (how) => {
-        if (this.waiters.has(waitId) && this.core.call("settled", { wait: waitId })) {
-          this.end(waitId, how);
-          this.drain();
-        }
-      };
-      new Promise((s) => s(called.value)).then(
-        (value) => settle({ kind: "ok", value }),
-        (error) => settle({ kind: "error", error }),
-      );
-      this.drain(); // opened after dispose: cancelled at once
-    });
+  /** A step from a callback: nothing may throw out of it. */
+  safely(facts) {
+    try {
+      this.run({ do: "call", call: facts });
+    } catch (error) {
+      if (!isStopped()) report("a desktop hook step failed", error);
+    }
+  }
+
+  carry(action) {
+    const kind = own(action, "do");
+    if (kind === "call") this.call(action);
+    else if (kind === "complete") this.complete(action);
+    else if (kind === "journal") this.journal?.write(action.key, own(action, "record"));
+    else if (kind === "delivered") this.reconcile(action);
+    else if (kind === "restore") this.hook.restore();
+    else if (kind === "released") this.resolveRoute(action.op);
+    else if (kind === "report") report(action.what, this.calls.get(own(action, "call"))?.error);
+  }
+
+  /** Makes the call the engine asks for, and reports it; an awaited one's end is reported when it settles. */
+  call({ id: call, of, target, args, read, awaited }) {
+    const given = this.ops.get(of);
+    const [fn, self] = this.target(target, given);
+    if (fn === undefined) return this.safely({ op: "called", now: now(), call, missing: true });
+    const values = args === null ? given?.args ?? [] : args.map((b) => this.build(b, given));
+    const made = attempt(fn, self, values);
+    const record = { op: of, value: made.value, threw: "threw" in made, error: made.threw, done: !awaited || "threw" in made };
+    this.calls.set(call, record);
+    if (record.threw) this.safely({ op: "called", now: now(), call, error: rejection(made.threw) });
+    // What a synchronous call returned is read as asked; of an awaited one, only whether it returned anything.
+    else this.safely({ op: "called", now: now(), call, facts: this.read(awaited && read !== "defined" ? undefined : read, made.value) });
+    if (record.done) return;
+    const settled = (facts) => {
+      record.done = true;
+      this.safely({ op: "settled", now: now(), call, ...facts });
+      if (!this.ops.has(record.op)) this.calls.delete(call);
+    };
+    new Promise((s) => s(made.value)).then(
+      (value) => {
+        record.resolved = value;
+        settled({ ok: true, facts: this.read(read, value) });
+      },
+      (error) => {
+        record.error = error;
+        settled({ ok: false, error: rejection(error) });
+      },
+    );
+  }
+
+  /** The function a target names, and its receiver. */
+  target(target, given) {
+    const { hook } = this;
+    if (target === "decide") return [(what) => hook.decider.decide(what), undefined];
+    if (target === "ownSteer") return [hook.originalSteer, given?.self];
+    if (target === "ownSend") return [hook.originalSend, given?.self];
+    if (target === "startTurn") return [method(hook.manager, "startTurn"), hook.manager];
+    if (target === "below") return [(key) => hook.belowReleased(key), undefined];
+    const coordinator = own(target, "coordinator");
+    if (coordinator !== undefined) {
+      const object = hook.coordinator();
+      return [method(object, coordinator), object];
+    }
+    const host = hook.submissionHost();
+    return [method(host, own(target, "submissionHost")), host];
+  }
+
+  /** The value a build describes, from what `given` holds. */
+  build(b, given) {
+    if (typeof b !== "object" || b === null) return undefined;
+    if ("text" in b) return b.text;
+    if ("literal" in b) return b.literal;
+    if ("arg" in b) return given?.args?.[b.arg];
+    if ("field" in b) return field(this.build(b.field[0], given), b.field[1]);
+    if ("or" in b) {
+      const [value, fallback, nullToo] = b.or;
+      const v = this.build(value, given);
+      return v === undefined || (nullToo && v === null) ? fallback : v;
+    }
+    if ("object" in b) return this.fields({}, b.object, given);
+    if ("with" in b) {
+      const base = this.build(b.with[0], given);
+      try {
+        return this.fields({ ...base }, b.with[1], given);
+      } catch (error) {
+        report("could not read the request params", error);
+        return base;
+      }
+    }
+    if ("unpause" in b) return (messages) => this.unpause(messages, b.unpause);
+    return undefined;
+  }
+
+  fields(object, entries, given) {
+    for (const { key, value, skipAbsent } of entries) {
+      const v = this.build(value, given);
+      if (!skipAbsent || (v !== undefined && v !== null)) object[key] = v;
+    }
+    return object;
+  }
+
+  /** The facts the engine asks of a value (`read`), never throwing. */
+  read(read, value) {
+    if (read === "answer") return { turnId: id(field(value, "turnId")), delivery: id(field(value, "delivery")) };
+    if (read === "turnId") return { absent: value === undefined || value === null, turnId: id(value) };
+    if (read === "isTrue") return { yes: value === true };
+    if (read === "defined") return { yes: value !== undefined };
+    if (read === "followUps") {
+      try {
+        return { followUps: readQueue(value) };
+      } catch (error) {
+        report("could not read the follow-up messages", error);
+        return {};
+      }
+    }
+    const thread = own(read, "decision");
+    if (thread === undefined) return undefined;
+    const delivery = field(value, "delivery");
+    return { delivery: typeof delivery === "string" ? delivery : "", hostDeduplicates: field(value, "hostDeduplicates") === true, follower: this.hook.isFollower(thread) };
+  }
+
+  /** Settles op `op`'s promise as the engine says, and lets its values go. */
+  complete(action) {
+    const record = this.ops.get(action.op);
+    if (record?.promise === undefined) return;
+    const ok = own(action, "ok");
+    const error = own(action, "error");
+    const of = (call) => this.calls.get(call) ?? {};
+    if (error !== undefined) record.reject(steeringError(error, record.draft));
+    else if (own(ok, "value") !== undefined) record.resolve(of(ok.value).resolved);
+    else if (own(ok, "returned") !== undefined) record.resolve(of(ok.returned).value);
+    else if (own(ok, "rethrow") !== undefined) {
+      const [call, redraft] = ok.rethrow;
+      const thrown = of(call).error;
+      // The engine's own SteeringError hands the desktop's input back by identity.
+      if (redraft) define(thrown, "draft", record.draft);
+      record.reject(thrown);
+    } else record.resolve(own(ok, "built"));
+    this.release(action.op);
+  }
+
+  /** Drops op `op`'s values, and those of its calls that settled. */
+  release(op) {
+    this.ops.delete(op);
+    for (const [call, record] of this.calls) if (record.op === op && record.done) this.calls.delete(call);
+  }
+
+  reconcile(action) {
+    if (typeof this.onReconcile !== "function") return;
+    const { threadId, clientUserMessageId, presented, delivery, turnId } = action;
+    const called = attempt(this.onReconcile, undefined, [{ threadId, clientUserMessageId, presented, delivery, turnId }]);
+    if ("threw" in called) report("onReconcile threw", called.threw);
+  }
+
+  /** `mutate`'s function: the follow-ups the engine names lose their pause; a failure is logged. */
+  unpause(messages, pausedBefore) {
+    try {
+      const queue = readQueue(messages);
+      if (queue === undefined) return messages;
+      const resumed = new Set(this.core.unpause(queue, pausedBefore));
+      return messages.map((m, at) => (resumed.has(at) ? { ...m, pauseReason: null } : m));
+    } catch (error) {
+      report("could not resume the follow-up messages", error);
+      return messages;
+    }
+  }
+
+  /** Resolves once the engine says route `route` is gone. */
+  until(route) {
+    let d = this.routes.get(route);
+    if (d === undefined) this.routes.set(route, (d = deferred()));
+    return d.promise;
+  }
+
+  resolveRoute(route) {
+    this.routes.get(route)?.resolve();
+    this.routes.delete(route);
   }
 }
 
-/** Ends a steer as the core's verdict says: `waited.value`, `waited.error` unchanged, or `error`. */
-export function verdict([step, error], waited) {
-  if (step.do === "resolve") return waited?.value;
-  if (step.do === "rethrow") throw waited?.error;
-  throw error;
+/**
+ * The queue for the engine: each message's `id` and `pauseReason`,
+ * described, as one flat list; undefined unless an array within the
+ * module's bound. May throw (a Proxy).
+ */
+function readQueue(messages) {
+  if (!Array.isArray(messages) || messages.length > limits.followUps) return undefined;
+  const read = [];
+  for (let at = 0; at < messages.length; at++) {
+    const message = messages[at];
+    read.push(describedId(field(message, "id")), described(field(message, "pauseReason")));
+  }
+  return read;
 }

@@ -1,12 +1,11 @@
 // `installDesktopSteering(manager, options?)`: the hook for the desktop's
-// request manager (spec "Desktop integration"). Every decision is the
-// engine's (src/core/desktop/, through `driver.js`): one steer in flight
-// per thread, the routes, the tags, how a failure is classified, the
-// bounds, the ids not to send again. Here: the private prototype layer and
-// the wrapped `steerTurn`/`sendRequest`, which read the desktop's values
-// safely (`safety.js`), hand what they read to the core, and carry out its
-// answer; the newTurn path's calls of the desktop are in `new-turn.js`,
-// the official and activeTurn ones in `active-turn.js`.
+// request manager (spec "Desktop integration"). Every decision, and the
+// order of every steer, is the engine's (src/core/desktop/): one steer in
+// flight per thread, the paths, the routes, the tags, how a failure is
+// classified, the bounds, the ids not to send again. Here: the private
+// prototype layer and the wrapped `steerTurn`/`sendRequest`, which read
+// the desktop's values safely (`safety.js`) and hand what they read to the
+// driver (`driver.js`), which carries out what the engine answers.
 //
 // Every read of an app object runs under try/catch (a throwing getter or a
 // Proxy trap reads as absent), so nothing the desktop throws reaches the
@@ -16,14 +15,12 @@
 import { CodexhostSteering, engineOf } from "../api/codexhost.js";
 import { isFollower } from "../driver/engine.js";
 import { own } from "../driver/fields.js";
-import { readOptions } from "../driver/front-door.js";
+import { describedId, readOptions } from "../driver/front-door.js";
 import { limits, ready, step } from "../driver/module.js";
 import { now } from "../driver/clock.js";
-import { attempt, define, describe, field, HOOK_MARK, id, isSteeringError, method, report, routeKey } from "./safety.js";
-import { Driver, verdict } from "./driver.js";
+import { attempt, describe, field, HOOK_MARK, id, method, randomId, report } from "./safety.js";
+import { Driver } from "./driver.js";
 import { DesktopSteering } from "./handle.js";
-import { newTurn, plainStart, resumeFollowUps, routedSteer } from "./new-turn.js";
-import { ownSteer } from "./active-turn.js";
 
 export { DesktopSteering };
 
@@ -76,12 +73,8 @@ class Hook {
     this.originalSteer = originalSteer;
     this.originalSend = originalSend;
     this.decider = decider;
-    const restore = () => this.removeFromLayer("sendRequest", true);
-    const resume = (threadId, pausedBefore) => resumeFollowUps(this, threadId, pausedBefore).catch((e) => report("could not resume follow-ups", e));
-    this.driver = new Driver(engineOf(decider), onReconcile, restore, resume);
+    this.driver = new Driver(this, engineOf(decider), onReconcile);
     this.core = this.driver.core;
-    /** steerId -> the result of a steer in flight (what a same-message call joins). */
-    this.results = new Map();
     /** Marks of hooks disposed on this manager before this one whose routes are still open. */
     this.below = [];
   }
@@ -135,8 +128,8 @@ class Hook {
   dispose() {
     if (this.core.disposed) return;
     this.removeFromLayer("steerTurn", false);
-    this.core.call("dispose", { now: now() });
-    this.driver.drain();
+    this.core.disposed = true;
+    this.driver.safely({ op: "dispose", now: now() });
     try {
       this.decider.dispose();
       this.decider.free();
@@ -148,8 +141,16 @@ class Hook {
   /** Drops the journal's records of a message: those the hook wrote and those its decider knows. */
   forget(clientUserMessageId) {
     this.decider.forget(clientUserMessageId);
-    this.core.forget(clientUserMessageId);
-    this.driver.drain();
+    try {
+      this.driver.run({ do: "forget", messageId: describedId(clientUserMessageId) });
+    } catch (error) {
+      report("could not forget the message", error); // only if the module stopped
+    }
+  }
+
+  /** The engine's `restore`: `sendRequest` goes too, and the layer leaves the chain. */
+  restore() {
+    this.removeFromLayer("sendRequest", true);
   }
 
   removeFromLayer(name, restore) {
@@ -179,12 +180,12 @@ class Hook {
     }
   }
 
-  /** Resolves once this hook's route of `key` (a `routeKey`) is gone; undefined when none is open. */
+  /** Resolves once this hook's route of `key` (a route key) is gone; undefined when none is open. */
   released(key) {
     try {
       const [threadId, messageId] = JSON.parse(key);
-      const route = this.core.call("openRoute", { threadId: String(threadId), messageId: String(messageId) });
-      return route === undefined ? undefined : this.driver.until(this.driver.released, route);
+      const route = this.core.openRoute(String(threadId), String(messageId));
+      return route === undefined ? undefined : this.driver.until(route);
     } catch {
       return undefined;
     }
@@ -214,125 +215,63 @@ class Hook {
     return field(field(this.coordinator(), "options"), "submissionHost");
   }
 
-  /** `host[name](threadId)` (undefined when absent or it threw). */
-  askHost(host, name, threadId) {
-    const fn = method(host, name);
-    return fn ? attempt(fn, host, [threadId]).value : undefined;
-  }
-
   /**
-   * The wrapped `steerTurn`: a steer this hook does not handle (unreadable,
-   * not text, a follower window, the desktop's own startTurn handing its
-   * submission over) goes to the desktop's own method at once, its return
-   * value untouched; a text steer is decided first.
+   * The wrapped `steerTurn`: what the hook reads of the call goes to the
+   * engine; a steer it does not handle goes to the desktop's own method at
+   * once, its return value untouched.
    */
   steerTurn(self, args) {
-    let step;
-    let error;
+    let reply;
     try {
       const threadId = id(args[0]);
       const text = threadId === undefined ? undefined : this.core.steerText(args[1]);
-      const follower = text !== undefined && this.isFollower(threadId);
-      const read = { input: this.driver.identity(args[1]), follower, threadId, text, argumentId: id(args[5]), restoreId: id(field(args[2], "id")) };
-      [step, error] = this.core.call("steer", read, args[1]);
-      if (step.do === "decide") {
-        const result = this.route(self, args, threadId, text, step.steer);
-        const forget = () => this.results.delete(step.steer);
-        this.results.set(step.steer, result);
-        result.then(forget, forget);
-        return result;
-      }
+      const restore = args[2];
+      const context = field(restore, "context");
+      reply = this.driver.enter(
+        {
+          op: "steer",
+          now: now(),
+          input: this.driver.identity(args[1]),
+          follower: text !== undefined && this.isFollower(threadId),
+          threadId,
+          text,
+          argumentId: id(args[5]),
+          restoreId: id(field(restore, "id")),
+          toolOutput: args[7] !== undefined && args[7] !== null,
+          contextIsObject: typeof context === "object" && context !== null,
+          startTurn: method(this.manager, "startTurn") !== undefined,
+          freshId: text === undefined ? "" : randomId(),
+        },
+        { self, args },
+      );
     } catch {
-      // The module stopped: the desktop's own path keeps working.
-      step = { do: "desktop" };
+      reply = { reply: "desktop" }; // The module stopped: the desktop's own path keeps working.
     }
-    if (step.do === "joined" && this.results.has(step.steer)) return this.results.get(step.steer);
-    if (step.do === "busy" || step.do === "refused") return Promise.reject(error);
-    return Reflect.apply(this.originalSteer, self, args);
+    return this.driver.answer(reply, () => Reflect.apply(this.originalSteer, self, args));
   }
 
-  async route(self, args, threadId, text, steer) {
-    const input = args[1];
-    let decision;
-    let threw;
-    try {
-      decision = await this.decider.decide({ threadId, text });
-    } catch (error) {
-      threw = { error };
-    }
-    const delivery = threw ? undefined : field(decision, "delivery");
-    const known = typeof delivery === "string" ? delivery : "";
-    // The role is read again: it can change while the inspect is out.
-    const follower = !threw && this.isFollower(threadId);
-    const read = { steer, hostDeduplicates: field(decision, "hostDeduplicates") === true, follower, delivery: threw ? undefined : known };
-    const [step, error] = this.core.call("decided", read, input);
-    this.driver.drain();
-    if (step.do === "follower") {
-      // The desktop's own steer, its result untouched; the thread stays in
-      // flight until it settles, at most the steer bound.
-      const own = attempt(this.originalSteer, self, args);
-      this.core.call("followerCalled", { now: now(), steer, threw: "threw" in own });
-      this.driver.drain();
-      if ("threw" in own) throw own.threw;
-      const settled = () => {
-        this.core.call("followerSettled", { steer });
-        this.driver.drain();
-      };
-      new Promise((s) => s(own.value)).then(settled, settled);
-      return own.value;
-    }
-    if (step.do === "newTurn") return newTurn(this, steer, threadId, args);
-    if (step.do === "own") return ownSteer(this, steer, self, args, step.tag);
-    // The engine's own SteeringError hands the desktop's input back by identity.
-    if (threw && isSteeringError(threw.error)) define(threw.error, "draft", input);
-    return verdict([step, error], threw);
-  }
-
-  /** The wrapped `sendRequest`: tags the desktop's own steer, routes a newTurn's request. */
+  /** The wrapped `sendRequest`: a routed method's request goes as the engine says. */
   sendRequest(self, args) {
     const [name, params] = args;
     if (!limits.routedMethods.includes(name)) return Reflect.apply(this.originalSend, self, args);
-    const threadId = id(field(params, "threadId")) ?? "";
-    const messageId = id(field(params, "clientUserMessageId"));
-    const input = field(params, "input");
-    let step;
-    let error;
+    let reply;
     try {
-      const expectedTurnId = id(field(params, "expectedTurnId"));
-      const read = { now: now(), input: this.driver.identity(input), method: name, threadId, messageId, expectedTurnId };
-      [step, error] = this.core.call("request", read, input);
-      this.driver.drain();
+      const facts = {
+        op: "request",
+        now: now(),
+        input: this.driver.identity(field(params, "input")),
+        method: name,
+        threadId: id(field(params, "threadId")) ?? "",
+        messageId: id(field(params, "clientUserMessageId")),
+        expectedTurnId: id(field(params, "expectedTurnId")),
+      };
+      reply = this.driver.enter(facts, { self, args });
     } catch {
-      step = { do: "pass" }; // The module stopped: the desktop's own request goes.
+      reply = { reply: "desktop" }; // The module stopped: the desktop's own request goes.
     }
-    if (step.do === "refused") return Promise.reject(error);
-    if (step.do === "plainStart") return plainStart(this, step.steer, params, args[2]);
-    if (step.do === "steer") return routedSteer(this, step, name, params, args[2]);
-    if (step.do === "own" && step.tag !== undefined) {
-      try {
-        args[1] = { ...params, codexhostSteerDelivery: step.tag };
-      } catch (e) {
-        report("could not read the request params", e);
-      }
-    }
-    const sent = Reflect.apply(this.originalSend, self, args);
-    if (step.do === "own" && step.follow !== undefined) this.followAnswer(step.follow, threadId, messageId, sent);
-    return sent;
-  }
-
-  /** Hands the host's answer to the desktop's own steer to the core (it may differ from what was shown). */
-  followAnswer(presented, threadId, messageId, sent) {
-    const read = (answer) => {
-      const turnId = field(answer, "turnId");
-      const delivery = field(answer, "delivery");
-      const text = (v) => (typeof v === "string" ? v : undefined);
-      this.core.call("answered", { presented, threadId, messageId, turnId: id(text(turnId)), delivery: id(text(delivery)) });
-      this.driver.drain();
-    };
-    new Promise((s) => s(sent)).then(read, () => {}).catch((e) => report("could not read the answer", e));
+    return this.driver.answer(reply, () => Reflect.apply(this.originalSend, self, args));
   }
 }
-
 /** Longest prototype chain walked (a cycle-free chain is short; a Proxy could fake any length). */
 const MAX_CHAIN = 64;
 

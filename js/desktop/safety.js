@@ -41,9 +41,6 @@ export function define(error, key, value) {
   }
 }
 
-/** Where a newTurn's `turn/start` is waited for (ids may hold any character). */
-export const routeKey = (threadId, messageId) => JSON.stringify([threadId, messageId]);
-
 /**
  * Marks a hook's prototype layer (shared by every copy of the package, so
  * a second hook on one manager is seen whichever copy installed the first).

@@ -1,23 +1,20 @@
 //! The desktop hook's engine (`core::desktop::DesktopHook`) behind the
 //! boundary. Its JavaScript (`js/desktop/`) reads the desktop's values
-//! safely and hands them in as plain facts; each call answers the step to
-//! take (`do` names it) and, for a refusal, the error to fail with. Every
-//! rule is the core's.
+//! safely and hands them in as plain facts ([`DesktopCall`]); each input
+//! answers what the wrapped method returns now (`reply`), and the actions
+//! to carry out in order (calls of the desktop, promises to settle). Every
+//! rule, and the order of every steer, is the core's.
 
 use serde::{Deserialize, Serialize};
 
-use super::desktop_call::{DesktopCall, DesktopOp, Waited};
+use super::desktop_call::{DesktopCall, DesktopOp};
 use super::follow_ups::{follow_up_id, follow_ups};
 use super::input::Input;
-use super::output::Output;
-use crate::core::codexhost::Delivery;
+use super::output::{Output, Step};
 use crate::core::content::steer_text;
-use crate::core::desktop::{to_resume, STEER_FIELDS_OF_START};
-use crate::core::desktop::{
-    ActiveTurn, Admission, Answer, Decided, DesktopHook, Effect, Ended, ErrorFacts, NewTurnFacts, NewTurnStep, Outgoing, Refusal,
-    SteerCall, SteerId, Verdict, WaitId,
-};
-use crate::core::{Failure, Json, RejectionFacts, SteeringError, Trace};
+use crate::core::desktop::to_resume;
+use crate::core::desktop::{Build, CallId, DesktopHook, ErrorFacts, Reply, RequestCall, Returned, SteerCall, SteerId};
+use crate::core::{Json, RejectionFacts, SteeringError, Trace};
 
 /// What the driver read of a rejection: its raw facts and error data, and
 /// whether it is this package's own error.
@@ -47,97 +44,23 @@ impl Rejection {
     pub fn facts(&self) -> ErrorFacts {
         let package_error = self.package_kind.as_ref().map(|kind| kind == "outcomeUnknown");
         let data = || self.data.clone().and_then(|d| Json::parse(d).ok());
-        let rpc = if package_error.is_none() { self.read.rpc_error(data()) } else { None };
+        let rpc = self.read.rpc_error(data());
         ErrorFacts { package_error, message_id: self.package_id.clone(), rpc, words: self.read.words.clone() }
     }
-
-    /// The same rejection, not read as this package's own error.
-    #[cfg_attr(feature = "size-first", optimize(size))]
-    pub fn without_package(self) -> Rejection {
-        Rejection { package_kind: None, package_id: None, ..self }
-    }
 }
 
-/// A step as the driver reads it: `do` names it, the rest are its values.
-#[derive(Serialize, Default, Debug)]
-#[serde(rename_all = "camelCase")]
-struct Step {
-    #[serde(rename = "do")]
-    what: &'static str,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    steer: Option<u64>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    wait: Option<u64>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    tag: Option<Delivery>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    message_id: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    expected_turn_id: Option<String>,
-    rewrite: bool,
-    /// An own steer's request whose answer is followed: what it was presented as.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    follow: Option<Delivery>,
-    /// A rewritten `turn/start`: the fields its `turn/steer` keeps.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    keep: Option<&'static [&'static str]>,
-}
-
-#[cfg_attr(feature = "size-first", optimize(size))]
-fn step(what: &'static str) -> Step {
-    Step { what, ..Default::default() }
-}
-
-#[cfg_attr(feature = "size-first", optimize(size))]
-fn out(step: Step) -> Output {
-    Output::value(&step)
-}
-
-#[cfg_attr(feature = "size-first", optimize(size))]
-fn refused(step: Step, refusal: Refusal) -> Output {
-    let error = SteeringError::new(refusal.failure, Json::no_items(), Trace::default()).with_message_id(refusal.message_id);
-    Output { error: Some(error.to_report()), ..out(step) }
-}
-
-#[cfg_attr(feature = "size-first", optimize(size))]
-fn verdict(verdict: Verdict) -> Output {
-    match verdict {
-        Verdict::Resolve => out(step("resolve")),
-        Verdict::Rethrow => out(step("rethrow")),
-        Verdict::Fail(refusal) => refused(step("fail"), refusal),
-    }
-}
-
-#[cfg_attr(feature = "size-first", optimize(size))]
-fn new_turn_step(next: NewTurnStep) -> Output {
-    match next {
-        NewTurnStep::Go => out(step("go")),
-        NewTurnStep::Build(message_id) => out(Step { message_id: Some(message_id), ..step("build") }),
-        NewTurnStep::WaitEarlier(wait, route) => out(Step { wait: Some(wait.0), steer: route.map(|r| r.0), ..step("waitEarlier") }),
-        NewTurnStep::WaitDone(wait) => out(Step { wait: Some(wait.0), ..step("waitDone") }),
-        NewTurnStep::Done(v) => verdict(v),
-    }
-}
-
-#[cfg_attr(feature = "size-first", optimize(size))]
-fn ended(how: Waited, error: Option<&Rejection>) -> Ended {
-    match how {
-        Waited::Ok => Ended::Ok,
-        Waited::Timeout => Ended::Timeout,
-        Waited::Cancelled => Ended::Cancelled,
-        Waited::Error => Ended::Error(error.map(Rejection::facts).unwrap_or_default()),
-    }
-}
-
-/// What the desktop's own `sendRequest` failed with: never this package's error.
-#[cfg_attr(feature = "size-first", optimize(size))]
-fn desktop_facts(error: Option<Rejection>) -> ErrorFacts {
-    error.map(Rejection::without_package).map(|r| r.facts()).unwrap_or_default()
-}
-
-#[cfg_attr(feature = "size-first", optimize(size))]
-fn delivery(name: Option<String>) -> Option<Delivery> {
-    name.as_deref().and_then(Delivery::from_name)
+/// What a wrapped method returns, as the driver reads it.
+#[derive(Serialize, Debug)]
+#[serde(tag = "reply", rename_all = "camelCase")]
+enum Answered {
+    /// The desktop's own method, as called.
+    Desktop,
+    /// The promise of `op`; a failure's draft is `draft`, of the call's arguments.
+    Promise { op: u64, draft: Build },
+    /// A promise rejected with the output's error, whose draft is `draft`.
+    Refused { draft: Build },
+    /// What `call` returned (its throw, thrown); `op` holds the call's arguments until then.
+    Returned { call: u64, op: u64 },
 }
 
 /// The desktop hook's engine.
@@ -157,17 +80,17 @@ impl Session {
         Session { hook }
     }
 
-    /// One step: `call` (one fact or question of the hook), `effects` (what
-    /// to carry out now, and the next deadline), `steerText` (the text a
-    /// desktop steer's draft, the payload, carries if it is text only),
-    /// `unpause` (which of the follow-ups read to resume: their positions).
+    /// One step: `call` (one input of the hook, [`DesktopCall`]), `steerText`
+    /// (the text a desktop steer's draft, the payload, carries if it is text
+    /// only), `unpause` (which of the follow-ups read to resume: their
+    /// positions), `forget` (a message's journal record).
     #[cfg_attr(feature = "size-first", optimize(size))]
     pub(super) fn step(&mut self, input: Input, payload: String) -> Output {
-        match input.what.as_str() {
+        let output = match input.what.as_str() {
             #[cfg(feature = "desktop")]
             "call" => match input.call {
                 Some(call) => self.call(call),
-                None => super::unknown("call"),
+                None => return super::unknown("call"),
             },
             "unpause" => {
                 let queue = follow_ups(input.follow_ups.as_deref().unwrap_or_default());
@@ -178,15 +101,6 @@ impl Session {
                 self.hook.forget(input.message_id.text().unwrap_or_default());
                 Output::default()
             }
-            "effects" => {
-                #[derive(Serialize)]
-                struct Effects {
-                    effects: Vec<Effect>,
-                    disposed: bool,
-                }
-                let effects = Effects { effects: self.hook.take_effects(), disposed: self.hook.is_disposed() };
-                Output { timer: self.hook.next_deadline(), ..Output::value(&effects) }
-            }
             "steerText" => {
                 let text = input.refused.is_none().then(|| Json::parse(payload).ok()).flatten().and_then(|draft| {
                     crate::core::content::check_array(&draft).ok()?;
@@ -194,128 +108,63 @@ impl Session {
                 });
                 Output::value(&text)
             }
-            other => super::unknown(other),
-        }
+            other => return super::unknown(other),
+        };
+        self.drain(output)
     }
 
-    /// One call of the hook ([`DesktopCall`]): a fact or a question; the
-    /// answer is the step to take, a value, or nothing.
+    /// The hook's actions into `output`, and its next deadline.
+    #[cfg_attr(feature = "size-first", optimize(size))]
+    fn drain(&mut self, mut output: Output) -> Output {
+        while let Some(action) = self.hook.poll_action() {
+            output.steps.push(Step::of(action, |_| None));
+        }
+        output.timer = self.hook.poll_timeout();
+        output
+    }
+
+    /// One input of the hook ([`DesktopCall`]); the answer is what the
+    /// wrapped method returns, a value, or nothing.
     #[cfg_attr(feature = "size-first", optimize(size))]
     fn call(&mut self, call: DesktopCall) -> Output {
         let hook = &mut self.hook;
-        let none = Output::default();
         let now = call.now();
-        let steer = SteerId(call.steer.unwrap_or_default());
-        let how = call.how.unwrap_or(Waited::Error);
         match call.op {
             DesktopOp::Steer => {
-                let DesktopCall { thread_id, text, argument_id, restore_id, input, follower, .. } = call;
-                match hook.steer(SteerCall { thread_id, text, argument_id, restore_id, input, follower }) {
-                    Admission::Desktop => out(step("desktop")),
-                    Admission::Joined(s) => out(Step { steer: Some(s.0), ..step("joined") }),
-                    Admission::Busy => refused(step("busy"), Refusal::new(Failure::busy(), None)),
-                    Admission::Refused(refusal) => refused(step("refused"), refusal),
-                    Admission::Decide(s) => out(Step { steer: Some(s.0), ..step("decide") }),
-                }
+                let DesktopCall { thread_id, text, argument_id, restore_id, input, follower, tool_output, context_is_object, start_turn, fresh_id, .. } = call;
+                let steer = SteerCall { thread_id, text, argument_id, restore_id, input, follower, tool_output, context_is_object, start_turn, fresh_id };
+                reply(hook.steer_turn(now, steer), SteerId(0), Build::Arg(1))
             }
-            DesktopOp::Decided => {
-                let decision = call.delivery.map(|name| (Delivery::from_name(&name), call.host_deduplicates));
-                match hook.decided(steer, decision, call.follower) {
-                    Decided::Follower => out(step("follower")),
-                    Decided::Own(tag) => out(Step { tag, ..step("own") }),
-                    Decided::NewTurn => out(step("newTurn")),
-                    Decided::Done(v) => verdict(v),
-                }
-            }
-            DesktopOp::FollowerCalled => {
-                hook.follower_called(now, steer, call.threw);
-                none
-            }
-            DesktopOp::FollowerSettled => {
-                hook.follower_settled(steer);
-                none
-            }
-            DesktopOp::OwnCalled => {
-                hook.own_called(steer, delivery(call.tag));
-                none
-            }
-            DesktopOp::OwnSettled => {
-                hook.own_settled(steer);
-                none
-            }
-            DesktopOp::OwnEnded => verdict(hook.own_ended(steer, ended(how, call.error.as_ref()))),
-            DesktopOp::Answered => {
-                if let Some(presented) = Delivery::from_name(&call.presented) {
-                    let answer = Answer { turn_id: call.turn_id, delivery: delivery(call.delivery) };
-                    hook.answered(presented, call.thread_id.as_deref().unwrap_or_default(), call.message_id.as_deref(), answer);
-                }
-                none
-            }
-            DesktopOp::NewTurn => {
-                let active_turn = match (call.active_turn.as_str(), call.turn_id) {
-                    ("running", Some(id)) => ActiveTurn::Running(id),
-                    ("ended", _) => ActiveTurn::Ended,
-                    _ => ActiveTurn::Unreadable,
-                };
-                let facts = NewTurnFacts {
-                    pending_turn_start: call.pending_turn_start,
-                    active_turn,
-                    tool_output: call.tool_output,
-                    context_is_object: call.context_is_object,
-                    start_turn: call.start_turn,
-                    fresh_id: call.fresh_id,
-                };
-                new_turn_step(hook.new_turn(now, steer, facts))
-            }
-            DesktopOp::Earlier => new_turn_step(hook.earlier(now, steer, call.below)),
-            DesktopOp::EarlierEnded => new_turn_step(hook.earlier_ended(steer, ended(how, None))),
-            DesktopOp::Start => {
-                let queue = call.follow_ups.as_deref().map(follow_ups);
-                new_turn_step(hook.start(now, steer, call.used_up, queue.as_deref()))
-            }
-            DesktopOp::StartCalled => {
-                hook.start_called(steer, call.threw);
-                none
-            }
-            DesktopOp::StartSettled => {
-                hook.start_settled(steer, call.resolved);
-                none
-            }
-            DesktopOp::StartEnded => new_turn_step(hook.start_ended(now, steer, ended(how, call.error.as_ref()))),
-            DesktopOp::DoneEnded => verdict(hook.done_ended(steer, ended(how, None))),
             DesktopOp::Request => {
-                let (method, thread_id) = (call.method.as_str(), call.thread_id.as_deref().unwrap_or_default());
-                match hook.request_into(now, method, thread_id, call.message_id.as_deref(), call.expected_turn_id, call.input) {
-                    Outgoing::Pass => out(step("pass")),
-                    own @ Outgoing::Own(s, tag) => out(Step { steer: Some(s.0), tag, follow: own.answer_followed(method), ..step("own") }),
-                    Outgoing::Refused(refusal) => refused(step("refused"), refusal),
-                    Outgoing::PlainStart(s) => out(Step { steer: Some(s.0), ..step("plainStart") }),
-                    Outgoing::Steer { route, rewrite, expected_turn_id } => {
-                        let (keep, tag) = if rewrite { (Some(&STEER_FIELDS_OF_START[..]), Some(Delivery::NewTurn)) } else { (None, None) };
-                        out(Step { steer: Some(route.0), rewrite, expected_turn_id, keep, tag, ..step("steer") })
-                    }
-                }
+                let DesktopCall { method, thread_id, message_id, expected_turn_id, input, .. } = call;
+                let request = RequestCall { method, thread_id: thread_id.unwrap_or_default(), message_id, expected_turn_id, input };
+                let (answer, op) = hook.send_request(now, request);
+                reply(answer, op, Build::field(Build::Arg(1), "input"))
             }
-            DesktopOp::RoutedThrew => refused(step("fail"), hook.routed_threw(steer, &desktop_facts(call.error))),
-            DesktopOp::PlainStartEnded => {
-                let facts = call.failed.then(|| desktop_facts(call.error));
-                hook.plain_start_ended(steer, facts.as_ref());
-                none
+            DesktopOp::Called => {
+                let returned = match (call.missing, call.error) {
+                    (true, _) => Returned::Missing,
+                    (false, Some(error)) => Returned::Threw(error.facts()),
+                    (false, None) => Returned::Value(call.facts.map(super::Facts::value).unwrap_or_default()),
+                };
+                hook.called(now, CallId(call.call), returned);
+                Output::default()
             }
-            DesktopOp::RoutedEnded => {
-                let answer = (how == Waited::Ok).then(|| Answer { turn_id: call.turn_id, delivery: delivery(call.delivery) });
-                let error = call.error.map(Rejection::without_package);
-                verdict(hook.routed_ended(steer, ended(how, error.as_ref()), answer))
+            DesktopOp::Settled => {
+                let result = match call.ok {
+                    true => Ok(call.facts.map(super::Facts::value).unwrap_or_default()),
+                    false => Err(call.error.as_ref().map(Rejection::facts).unwrap_or_default()),
+                };
+                hook.settled(now, CallId(call.call), result);
+                Output::default()
             }
-            DesktopOp::Wait => Output::value(&hook.wait(now, call.steer.map(SteerId)).0),
-            DesktopOp::Settled => Output::value(&hook.settled(WaitId(call.wait))),
             DesktopOp::Tick => {
                 hook.tick(now);
-                none
+                Output::default()
             }
             DesktopOp::Dispose => {
                 hook.dispose(now);
-                none
+                Output::default()
             }
             DesktopOp::OpenRoute => {
                 let (thread_id, message_id) = (call.thread_id.unwrap_or_default(), call.message_id.unwrap_or_default());
@@ -324,3 +173,19 @@ impl Session {
         }
     }
 }
+
+/// A reply as the driver reads it (`op`: the request's, whose arguments
+/// its calls take; `draft`: where a failure's draft comes from).
+#[cfg_attr(feature = "size-first", optimize(size))]
+fn reply(reply: Reply, SteerId(op): SteerId, draft: Build) -> Output {
+    match reply {
+        Reply::Desktop => Output::value(&Answered::Desktop),
+        Reply::Promise(SteerId(op)) => Output::value(&Answered::Promise { op, draft }),
+        Reply::Refused(refusal) => {
+            let error = SteeringError::new(refusal.failure, Json::no_items(), Trace::default()).with_message_id(refusal.message_id);
+            Output { error: Some(error.to_report()), ..Output::value(&Answered::Refused { draft }) }
+        }
+        Reply::Returned(CallId(call)) => Output::value(&Answered::Returned { call, op }),
+    }
+}
+

@@ -40,7 +40,7 @@ pub use answer::{host_answer, Refused, RefusedWhat};
 pub use clock::{reading, Clock};
 pub use described::Described;
 pub use desktop::Rejection;
-pub use desktop_call::{DesktopCall, DesktopOp, Waited};
+pub use desktop_call::{DesktopCall, DesktopOp, Facts};
 pub use failure::failure;
 pub use follow_ups::{follow_up_id, follow_ups};
 pub use input::Input;

@@ -92,6 +92,25 @@ pub enum Step {
         #[serde(skip_serializing_if = "Option::is_none")]
         record: Option<String>,
     },
+    /// The desktop hook: make this call and report it ([`Action::Call`]).
+    Call(crate::core::desktop::Call),
+    /// The desktop hook: `onReconcile(what)`.
+    Delivered(crate::core::desktop::Reconcile),
+    /// The desktop hook: take its prototype layer out.
+    Restore,
+    /// The desktop hook: a newTurn route is gone.
+    Released {
+        /// The route's steer.
+        op: u64,
+    },
+    /// Log `what`, with what `call` threw or rejected with.
+    Report {
+        /// What failed.
+        what: &'static str,
+        /// The call whose error goes with it.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        call: Option<u64>,
+    },
     /// `onChange(key, state)`.
     Changed {
         /// Thread or session.
@@ -123,6 +142,11 @@ impl Step {
             Action::Complete { op, result: Err(error) } => Step::Complete { op: op.0, ok: None, error: Some(error.to_report()) },
             Action::Changed { key, state } => Step::Changed { key, state: Json::of(&state) },
             Action::Journal { key, record } => Step::Journal { key, record },
+            Action::Call(call) => Step::Call(call),
+            Action::Delivered(what) => Step::Delivered(what),
+            Action::Restore => Step::Restore,
+            Action::Released { op } => Step::Released { op: op.0 },
+            Action::Report { what, call } => Step::Report { what, call: call.map(|c| c.0) },
         }
     }
 }

@@ -10,7 +10,7 @@ export const repo = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
 
 /** The driver's modules and the desktop hook's, as each entry ships them. */
 const DRIVER = ["clock", "engine", "fields", "front-door", "host", "journal", "json-text", "limits", "module", "random-id", "report", "steering-error", "timer"];
-const HOOK = ["active-turn", "core", "driver", "handle", "hook", "new-turn", "safety"];
+const HOOK = ["core", "driver", "handle", "hook", "safety"];
 
 /** The complete tarball: every file, nothing else (npm adds package.json). */
 export const TARBALL_FILES = [

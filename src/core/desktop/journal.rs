@@ -4,7 +4,8 @@
 //! records and keys as the engines write, so `recover()` of the hook's
 //! decider reads them after a restart.
 
-use super::types::{Effect, SteerId};
+use super::types::SteerId;
+use crate::core::Action;
 use super::DesktopHook;
 use crate::core::codexhost::Delivery;
 use crate::core::content::text_draft;
@@ -70,7 +71,7 @@ impl DesktopHook {
         let (gone, kept): (Vec<_>, Vec<_>) = std::mem::take(&mut journal.written).into_iter().partition(|w| w.message_id == message_id);
         journal.written = kept;
         for written in gone {
-            self.effects.push(Effect::Journal { key: written.key, record: None });
+            self.actions.push_back(Action::Journal { key: written.key, record: None });
         }
     }
 
@@ -107,7 +108,7 @@ impl DesktopHook {
                 unknown: false,
             }),
         }
-        self.effects.push(Effect::Journal { key, record: Some(text) });
+        self.actions.push_back(Action::Journal { key, record: Some(text) });
     }
 
     /// The steer's outcome is given: its record goes once no steer carrying
@@ -138,7 +139,7 @@ impl DesktopHook {
             });
         }
         for key in gone {
-            self.effects.push(Effect::Journal { key, record: None });
+            self.actions.push_back(Action::Journal { key, record: None });
         }
     }
 }

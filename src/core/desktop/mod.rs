@@ -24,19 +24,28 @@
 //! assert_eq!(hook.steer(SteerCall::text("t", "use bun", Some("m-2"))), Admission::Busy);
 //! ```
 
+mod call;
+mod flow;
 mod follow_ups;
 mod journal;
 mod new_turn;
 mod own;
 mod route;
+mod steps;
 mod tag;
 mod types;
+
+pub use call::{Build, Call, CallId, Entry, Read, Reply, Returned, Settled, Target, ValueFacts};
+pub use flow::RequestCall;
 
 pub use follow_ups::{paused_by_stop, to_resume, FollowUp, FollowUpId, PAUSE_REASON};
 pub use new_turn::{ActiveTurn, NewTurnFacts, NewTurnStep};
 pub use own::Decided;
 pub use route::{ROUTED_METHODS, STEER_FIELDS_OF_START};
-pub use types::{Admission, Answer, Effect, Ended, ErrorFacts, Outgoing, Reconcile, Refusal, SteerCall, SteerId, Verdict, WaitId};
+pub use types::{Admission, Answer, Ended, ErrorFacts, Outgoing, Reconcile, Refusal, SteerCall, SteerId, Verdict, WaitId};
+
+use flow::{Purpose, Stage};
+use types::Effect;
 
 use route::Route;
 use tag::Tags;
@@ -46,7 +55,8 @@ use crate::core::codexhost::Delivery;
 use crate::core::flight::{Admission as LaneAdmission, Lanes, Ticket};
 use crate::core::requests::PendingRequests;
 use crate::core::sorted_map::SortedMap;
-use crate::core::{Failure, Json};
+use crate::core::{Action, Failure, Json};
+use std::collections::VecDeque;
 
 /// What a refused retry says: the first attempt may already be in the thread.
 const NOT_SENT_AGAIN: &str =
@@ -76,6 +86,17 @@ struct Steer {
     /// A newTurn's follow-ups the stop had paused before it (`None`: not
     /// read, so none is resumed).
     paused_before: Option<Vec<FollowUpId>>,
+    /// Where it is on its path.
+    stage: Stage,
+    /// A newTurn's `startTurn` call (whose value it resolves with).
+    start_call: Option<CallId>,
+    /// What the driver read of the call for a newTurn: a tool output was
+    /// given, `restoreMessage.context` is an object, the manager has `startTurn`.
+    tool_output: bool,
+    context_is_object: bool,
+    start_turn: bool,
+    /// A fresh id for a newTurn's message when the caller gave none.
+    fresh_id: String,
 }
 
 /// The desktop hook's state: lanes, the desktop's own steers, newTurn
@@ -98,7 +119,15 @@ pub struct DesktopHook {
     late_deadline: Option<u64>,
     late_over: bool,
     restored: bool,
+    /// What the rules noted for the order to carry on with (`steps.rs`).
     effects: Vec<Effect>,
+    /// What the driver is to do, in order.
+    actions: VecDeque<Action<Settled>>,
+    /// The calls made and not settled, and what each is for.
+    calls: SortedMap<CallId, Purpose>,
+    next_call: u64,
+    /// The latest time an input brought.
+    now: u64,
     journal: Option<journal::Journal>,
 }
 
@@ -126,6 +155,10 @@ impl DesktopHook {
             late_over: false,
             restored: false,
             effects: Vec::new(),
+            actions: VecDeque::new(),
+            calls: SortedMap::new(),
+            next_call: 0,
+            now: 0,
             journal: None,
         }
     }
@@ -185,6 +218,12 @@ impl DesktopHook {
             sent: false,
             sent_id: None,
             paused_before: None,
+            stage: Stage::Deciding,
+            start_call: None,
+            tool_output: call.tool_output,
+            context_is_object: call.context_is_object,
+            start_turn: call.start_turn,
+            fresh_id: call.fresh_id,
         };
         self.steers.insert(id, steer);
         Admission::Decide(id)
@@ -192,21 +231,18 @@ impl DesktopHook {
 
     /// Opens a wait for `steer` (its newTurn deadline, else one steer bound
     /// from `now`); ended at once (cancelled) after dispose.
-    ///
-    /// ```
-    /// # use renderer_steering::core::desktop::{DesktopHook, Effect};
-    /// let mut hook = DesktopHook::new(100);
-    /// let wait = hook.wait(5, None);
-    /// assert_eq!(hook.next_deadline(), Some(105));
-    /// hook.tick(105);
-    /// assert_eq!(hook.take_effects(), vec![Effect::Expired(wait)]);
-    /// ```
     #[cfg_attr(feature = "size-first", optimize(size))]
-    pub fn wait(&mut self, now: u64, steer: Option<SteerId>) -> WaitId {
+    pub(crate) fn wait(&mut self, now: u64, steer: Option<SteerId>) -> WaitId {
         let steer_deadline = steer.and_then(|s| self.steers.get(&s)).and_then(|s| s.deadline);
         let route_deadline = steer.and_then(|s| self.routes.iter().find(|r| r.steer == s)).map(|r| r.deadline);
         let deadline = steer_deadline.or(route_deadline).unwrap_or(now.saturating_add(self.steer_ms));
-        let id = self.waits.wait_until(steer.unwrap_or(SteerId(0)), deadline);
+        self.wait_until(steer.unwrap_or(SteerId(0)), deadline)
+    }
+
+    /// Opens a wait of `owner` ending at `deadline`; ended at once (cancelled) after dispose.
+    #[cfg_attr(feature = "size-first", optimize(size))]
+    pub(crate) fn wait_until(&mut self, owner: SteerId, deadline: u64) -> WaitId {
+        let id = self.waits.wait_until(owner, deadline);
         if self.disposed {
             self.waits.settle(id);
             self.effects.push(Effect::Cancelled(id));
@@ -214,31 +250,9 @@ impl DesktopHook {
         id
     }
 
-    /// The waited-for call settled: true when the wait was still open (the
-    /// call's outcome counts), false when it had already ended.
-    ///
-    /// ```
-    /// # use renderer_steering::core::desktop::DesktopHook;
-    /// let mut hook = DesktopHook::new(100);
-    /// let wait = hook.wait(0, None);
-    /// assert!(hook.settled(wait));
-    /// assert!(!hook.settled(wait));
-    /// ```
-    #[cfg_attr(feature = "size-first", optimize(size))]
-    pub fn settled(&mut self, wait: WaitId) -> bool {
-        self.waits.settle(wait).is_some()
-    }
-
     /// Time passed: ends waits, lanes and dispose's late window due at `now`.
-    ///
-    /// ```
-    /// # use renderer_steering::core::desktop::DesktopHook;
-    /// let mut hook = DesktopHook::new(100);
-    /// hook.tick(1_000);
-    /// assert!(hook.take_effects().is_empty());
-    /// ```
     #[cfg_attr(feature = "size-first", optimize(size))]
-    pub fn tick(&mut self, now: u64) {
+    pub(super) fn expire(&mut self, now: u64) {
         self.effects.extend(self.waits.expire(now).into_iter().map(|(id, _)| Effect::Expired(id)));
         self.lanes.expire(now);
         if self.late_deadline.is_some_and(|at| at <= now) && !self.late_over {
@@ -260,29 +274,10 @@ impl DesktopHook {
         [self.waits.next_deadline(), self.lanes.next_deadline(), late].into_iter().flatten().min()
     }
 
-    /// What the driver carries out now (in order).
-    ///
-    /// ```
-    /// # use renderer_steering::core::desktop::DesktopHook;
-    /// assert!(DesktopHook::new(100).take_effects().is_empty());
-    /// ```
+    /// Dispose: every wait ends (cancelled), routes whose `startTurn`
+    /// settled go, and the late window opens.
     #[cfg_attr(feature = "size-first", optimize(size))]
-    pub fn take_effects(&mut self) -> Vec<Effect> {
-        std::mem::take(&mut self.effects)
-    }
-
-    /// Dispose: every wait ends (cancelled), steers still to be decided
-    /// fail closed, routes whose `startTurn` settled go, and the layer goes
-    /// once nothing is left to follow, at most one steer bound from `now`.
-    ///
-    /// ```
-    /// # use renderer_steering::core::desktop::{DesktopHook, Effect};
-    /// let mut hook = DesktopHook::new(100);
-    /// hook.dispose(0);
-    /// assert_eq!(hook.take_effects(), vec![Effect::Restore]);
-    /// ```
-    #[cfg_attr(feature = "size-first", optimize(size))]
-    pub fn dispose(&mut self, now: u64) {
+    pub(super) fn end_all(&mut self, now: u64) {
         if self.disposed {
             return;
         }
@@ -358,7 +353,7 @@ impl DesktopHook {
             return;
         }
         self.restored = true;
-        self.effects.push(Effect::Restore);
+        self.actions.push_back(Action::Restore);
     }
 
     /// The thread a plain `turn/start` left on: the steer in flight there

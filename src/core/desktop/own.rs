@@ -4,7 +4,7 @@
 //! that is not the host's own error answer is `outcomeUnknown` (with the id
 //! that was sent), never a plain failure that invites a resend.
 
-use super::types::{Answer, Effect, Ended, ErrorFacts, Reconcile, Refusal, SteerId, Verdict};
+use super::types::{Answer, Ended, ErrorFacts, Reconcile, Refusal, SteerId, Verdict};
 use super::DesktopHook;
 use crate::core::codexhost::Delivery;
 use crate::core::Failure;
@@ -187,7 +187,7 @@ impl DesktopHook {
         let Some(delivery) = answer.delivery.filter(|&d| d != presented && !self.disposed) else { return };
         let reconcile =
             Reconcile { thread_id: thread_id.into(), message_id: message_id.map(Into::into), presented, delivery, turn_id: answer.turn_id };
-        self.effects.push(Effect::Reconcile(reconcile));
+        self.actions.push_back(crate::core::Action::Delivered(reconcile));
     }
 }
 

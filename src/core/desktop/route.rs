@@ -269,6 +269,7 @@ impl DesktopHook {
             return;
         }
         self.routes.remove(at);
+        self.actions.push_back(crate::core::Action::Released { op: steer });
         self.effects.push(Effect::Released(steer));
         self.restore_when_idle();
     }

@@ -46,6 +46,14 @@ pub struct SteerCall {
     pub input: u64,
     /// The window is a follower of the thread's stream.
     pub follower: bool,
+    /// A tool output was given (a newTurn cannot replace it).
+    pub tool_output: bool,
+    /// `restoreMessage.context` is an object.
+    pub context_is_object: bool,
+    /// The manager has a `startTurn`.
+    pub start_turn: bool,
+    /// A fresh random id, for a newTurn's message when the caller gave none.
+    pub fresh_id: String,
 }
 
 impl SteerCall {
@@ -61,6 +69,9 @@ impl SteerCall {
             thread_id: Some(thread_id.into()),
             text: Some(text.into()),
             argument_id: argument_id.map(Into::into),
+            context_is_object: true,
+            start_turn: true,
+            fresh_id: "fresh".into(),
             ..Default::default()
         }
     }
@@ -192,6 +203,18 @@ impl ErrorFacts {
     pub fn words(words: &str) -> Self {
         ErrorFacts { words: words.into(), ..Default::default() }
     }
+
+    /// What the desktop's own `sendRequest` failed with: never this package's error.
+    ///
+    /// ```
+    /// # use renderer_steering::core::desktop::ErrorFacts;
+    /// let f = ErrorFacts { package_error: Some(true), ..ErrorFacts::words("x") };
+    /// assert!(f.of_desktop().package_error.is_none());
+    /// ```
+    #[cfg_attr(feature = "size-first", optimize(size))]
+    pub fn of_desktop(self) -> Self {
+        ErrorFacts { package_error: None, message_id: None, ..self }
+    }
 }
 
 /// What the `sendRequest` wrapper does with a request.
@@ -257,15 +280,9 @@ pub struct Answer {
     pub delivery: Option<Delivery>,
 }
 
-/// Something the driver carries out after a call.
-///
-/// ```
-/// use renderer_steering::core::desktop::{Effect, SteerId};
-/// assert_ne!(Effect::Released(SteerId(1)), Effect::Done(SteerId(1)));
-/// ```
-#[derive(Debug, Clone, PartialEq, Serialize)]
-#[serde(rename_all = "camelCase")]
-pub enum Effect {
+/// What a rule noted for the order to carry on with (`steps.rs`).
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) enum Effect {
     /// The wait ends: its deadline passed.
     Expired(WaitId),
     /// The wait ends: the hook was disposed.
@@ -274,27 +291,13 @@ pub enum Effect {
     Released(SteerId),
     /// The newTurn route's one request was answered (or failed).
     Done(SteerId),
-    /// Nothing is left to follow: take the prototype layer out.
-    Restore,
-    /// The host delivered otherwise than the desktop presented.
-    Reconcile(Reconcile),
     /// The newTurn steer was accepted: resume the thread's follow-ups the
     /// stop paused, except `paused_before` ([`to_resume`](super::to_resume)).
-    #[serde(rename_all = "camelCase")]
     Resume {
         /// The thread.
         thread_id: String,
         /// The follow-ups paused with the stop's reason before the steer.
         paused_before: Vec<super::FollowUpId>,
-    },
-    /// Write `record` (JSON text) at `key` in the app's journal, or remove
-    /// `key` (no `record`); carried out before the request that follows.
-    Journal {
-        /// The storage key.
-        key: String,
-        /// The record's text.
-        #[serde(skip_serializing_if = "Option::is_none")]
-        record: Option<String>,
     },
 }
 
