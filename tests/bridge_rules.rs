@@ -173,14 +173,18 @@ fn the_desktop_hook_opens_over_its_decider_with_its_steer_bound() {
     let hook = step(&mut bridge, 0, json!({ "do": "open", "engine": "desktop", "handle": decider }), "")["value"]["handle"]
         .as_u64()
         .unwrap() as u32;
-    let input = json!({ "do": "call", "call": { "op": "steer", "input": 1, "threadId": "t-1", "text": "use pnpm" } });
+    let input = json!({ "do": "call", "call": { "op": "steer", "now": 100, "input": 1, "threadId": "t-1", "text": "use pnpm" } });
     let admitted = step(&mut bridge, hook, input, "");
-    assert_eq!(admitted["value"]["do"], "decide");
-    let wait =
-        step(&mut bridge, hook, json!({ "do": "call", "call": { "op": "wait", "now": 100, "steer": admitted["value"]["steer"] } }), "");
-    assert!(wait["value"].is_u64());
-    let effects = step(&mut bridge, hook, json!({ "do": "effects" }), "");
-    assert_eq!(effects["timer"], 1334, "bounded by the decider's steerMs");
+    assert_eq!(
+        (admitted["value"]["reply"].clone(), admitted["steps"][0]["target"].clone()),
+        (json!("promise"), json!("decide")),
+        "{admitted}"
+    );
+    let decide = admitted["steps"][0]["id"].clone();
+    let decided = json!({ "op": "settled", "now": 100, "call": decide, "ok": true, "facts": { "delivery": "activeTurn" } });
+    let own = step(&mut bridge, hook, json!({ "do": "call", "call": decided }), "");
+    assert_eq!(own["steps"][0]["target"], "ownSteer", "{own}");
+    assert_eq!(own["timer"], 1334, "the desktop's own steer is bounded by the decider's steerMs");
     let missing = step(&mut bridge, 0, json!({ "do": "open", "engine": "desktop", "handle": 99 }), "");
     assert!(missing["thrown"].is_string());
 }
@@ -222,9 +226,10 @@ fn a_desktop_call_is_read_by_its_op_and_named_facts_and_a_misspelt_one_is_refuse
     let call = |facts: Value| json!({ "do": "call", "call": facts });
     let steer = json!({ "op": "steer", "input": 1, "follower": false, "threadId": "t", "text": "use pnpm", "argumentId": "m-1" });
     let out = step(&mut bridge, hook, call(steer.clone()), "");
-    assert_eq!(out["value"]["do"], "decide", "{out}");
+    assert_eq!(out["value"]["reply"], "promise", "{out}");
     let joined = step(&mut bridge, hook, call(steer), "");
-    assert_eq!((joined["value"]["do"].clone(), joined["value"]["steer"].clone()), (json!("joined"), out["value"]["steer"].clone()));
+    assert_eq!((joined["value"]["reply"].clone(), joined["value"]["op"].clone()), (json!("promise"), out["value"]["op"].clone()));
+    assert!(joined["steps"].is_null(), "a join asks nothing again: {joined}");
     for wrong in
         [json!({ "op": "stere", "threadId": "t" }), json!({ "op": "steer", "thread": "t" }), json!({ "op": "tick", "now": "soon" })]
     {

@@ -7,11 +7,10 @@
 
 mod desktop;
 
-use desktop::{admit, call, facts};
-use renderer_steering::core::codexhost::Delivery;
+use desktop::{call, calls, drain, next_call, result_of, start_turn_at, Out};
 use renderer_steering::core::desktop::{
-    paused_by_stop, to_resume, Answer, Decided, DesktopHook, Effect, Ended, FollowUp, FollowUpId, NewTurnStep, SteerId, Verdict,
-    PAUSE_REASON,
+    paused_by_stop, to_resume, Build, CallId, DesktopHook, FollowUp, FollowUpId, Reply, RequestCall, Returned, Settled, SteerId, Target,
+    ValueFacts, PAUSE_REASON,
 };
 
 fn text(id: &str) -> Option<FollowUpId> {
@@ -23,26 +22,38 @@ fn paused(id: Option<FollowUpId>, reason: &str) -> FollowUp {
 }
 
 /// A newTurn steer into `turn-1` up to its `startTurn` call, the queue read as `queue`.
-fn started(hook: &mut DesktopHook, queue: Option<&[FollowUp]>) -> (SteerId, String) {
-    let steer = admit(hook, call("t", "x", Some("m"), 1));
-    assert_eq!(hook.decided(steer, Some((Some(Delivery::NewTurn), true)), false), Decided::NewTurn);
-    let NewTurnStep::Build(id) = hook.new_turn(0, steer, facts(Some("turn-1"))) else { panic!("not built") };
-    assert_eq!(hook.earlier(0, steer, false), NewTurnStep::Go);
-    assert_eq!(hook.start(0, steer, false, queue), NewTurnStep::Go);
-    hook.start_called(steer, false);
-    (steer, id)
+fn started(hook: &mut DesktopHook, queue: Option<&[FollowUp]>) -> (SteerId, CallId, String) {
+    start_turn_at(hook, 0, call("t", "x", Some("m"), 1), Some("turn-1"), queue.map(<[FollowUp]>::to_vec))
 }
 
-/// The steer's route request leaves and is accepted; `startTurn` resolves.
-fn accepted(hook: &mut DesktopHook, steer: SteerId, id: &str) {
-    hook.request(1, "turn/start", "t", Some(id), 5);
-    assert_eq!(hook.routed_ended(steer, Ended::Ok, Some(Answer { turn_id: Some("turn-2".into()), delivery: None })), Verdict::Resolve);
-    hook.start_settled(steer, true);
-    assert!(matches!(hook.start_ended(3, steer, Ended::Ok), NewTurnStep::Done(Verdict::Resolve)));
+/// The steer's route request leaves and is accepted; `startTurn` resolves: what the hook asked for meanwhile.
+fn accepted(hook: &mut DesktopHook, steer: SteerId, start: CallId, id: &str) -> Vec<Out> {
+    let request =
+        RequestCall { method: "turn/start".into(), thread_id: "t".into(), message_id: Some(id.into()), input: 5, ..RequestCall::default() };
+    let (Reply::Promise(op), _) = hook.send_request(1, request) else { panic!("not routed") };
+    let sent = next_call(hook, Target::OwnSend);
+    hook.called(1, sent.id, Returned::Value(ValueFacts::default()));
+    hook.settled(2, sent.id, Ok(ValueFacts { turn_id: Some("turn-2".into()), ..ValueFacts::default() }));
+    let mut told = drain(hook);
+    assert!(matches!(result_of(&told, op), Ok(Settled::Built(_))), "the desktop's turn/start gets the answer as a turn");
+    hook.settled(3, start, Ok(ValueFacts::default()));
+    told.extend(drain(hook));
+    assert_eq!(result_of(&told, steer), Ok(Settled::Value(start)));
+    told
 }
 
-fn resumes(hook: &mut DesktopHook) -> Vec<Effect> {
-    hook.take_effects().into_iter().filter(|e| matches!(e, Effect::Resume { .. })).collect()
+/// The follow-ups resumed among `actions`: each `mutate` call's thread and the ids left paused.
+fn resumes(actions: &[Out]) -> Vec<(String, Vec<FollowUpId>)> {
+    let mutate = calls(actions).into_iter().filter(|c| c.target == Target::Coordinator("mutate"));
+    mutate
+        .map(|c| {
+            assert_eq!(c.of, SteerId(0), "no op's arguments");
+            match c.args.as_deref() {
+                Some([Build::Text(thread), Build::Unpause(before)]) => (thread.clone(), before.clone()),
+                other => panic!("mutate with {other:?}"),
+            }
+        })
+        .collect()
 }
 
 #[test]
@@ -75,32 +86,36 @@ fn the_follow_ups_paused_before_the_steer_stay_paused_and_ids_compare_by_type() 
 fn an_accepted_new_turn_resumes_the_thread_except_what_was_paused_before() {
     let mut hook = DesktopHook::new(1_000);
     let queue = [paused(text("old"), PAUSE_REASON), paused(text("user"), "paused by the user")];
-    let (steer, id) = started(&mut hook, Some(&queue));
-    assert!(resumes(&mut hook).is_empty(), "nothing resumes before the steer is accepted");
-    accepted(&mut hook, steer, &id);
-    let told = resumes(&mut hook);
-    assert_eq!(told, vec![Effect::Resume { thread_id: "t".into(), paused_before: vec![FollowUpId::Text("old".into())] }]);
+    let (steer, start, id) = started(&mut hook, Some(&queue));
+    assert!(resumes(&drain(&mut hook)).is_empty(), "nothing resumes before the steer is accepted");
+    let told = resumes(&accepted(&mut hook, steer, start, &id));
+    assert_eq!(told, vec![("t".to_string(), vec![FollowUpId::Text("old".into())])]);
 }
 
 #[test]
 fn a_queue_that_could_not_be_read_resumes_nothing() {
     let mut hook = DesktopHook::new(1_000);
-    let (steer, id) = started(&mut hook, None);
-    accepted(&mut hook, steer, &id);
-    assert!(resumes(&mut hook).is_empty());
+    let (steer, start, id) = started(&mut hook, None);
+    assert!(resumes(&accepted(&mut hook, steer, start, &id)).is_empty());
 }
 
 #[test]
 fn a_failed_or_unknown_new_turn_resumes_nothing() {
     let mut hook = DesktopHook::new(1_000);
-    let (steer, _) = started(&mut hook, Some(&[]));
-    assert!(matches!(hook.start_ended(1, steer, Ended::Timeout), NewTurnStep::Done(Verdict::Fail(_))), "startTurn never answered");
-    assert!(resumes(&mut hook).is_empty());
+    let (steer, _, _) = started(&mut hook, Some(&[]));
+    hook.tick(1_000);
+    let told = drain(&mut hook);
+    assert!(result_of(&told, steer).is_err(), "startTurn never answered");
+    assert!(resumes(&told).is_empty());
 
     let mut hook = DesktopHook::new(1_000);
-    let (steer, id) = started(&mut hook, Some(&[]));
-    hook.request(1, "turn/start", "t", Some(&id), 5);
-    let NewTurnStep::Done(Verdict::Fail(refusal)) = hook.start_ended(2, steer, Ended::Timeout) else { panic!("not failed") };
+    let (steer, _, id) = started(&mut hook, Some(&[]));
+    let request =
+        RequestCall { method: "turn/start".into(), thread_id: "t".into(), message_id: Some(id), input: 5, ..RequestCall::default() };
+    assert!(matches!(hook.send_request(1, request).0, Reply::Promise(_)));
+    hook.tick(1_000);
+    let told = drain(&mut hook);
+    let refusal = result_of(&told, steer).expect_err("not failed");
     assert!(refusal.failure.is_outcome_unknown(), "it left: unknown, and the queue stays paused");
-    assert!(resumes(&mut hook).is_empty());
+    assert!(resumes(&told).is_empty());
 }

@@ -7,10 +7,11 @@
 
 mod desktop;
 
-use desktop::{call, lost, own, refused, started};
+use desktop::{call, drain, lost, own, refused, started, Out};
 use renderer_steering::core::codexhost::Delivery;
-use renderer_steering::core::desktop::{Answer, DesktopHook, Effect, Ended, NewTurnStep, Outgoing};
+use renderer_steering::core::desktop::{Answer, DesktopHook, Ended, NewTurnStep, Outgoing};
 use renderer_steering::core::journal::{storage_key, JournalDialect, JournalRecord};
+use renderer_steering::core::Action;
 
 fn journaled() -> DesktopHook {
     let mut hook = DesktopHook::new(1_000);
@@ -18,12 +19,12 @@ fn journaled() -> DesktopHook {
     hook
 }
 
-/// The journal effects among `effects`: `(key, Some(record))` for a write, `(key, None)` for a removal.
-fn writes(effects: &[Effect]) -> Vec<(String, Option<JournalRecord>)> {
-    effects
+/// The journal actions among `actions`: `(key, Some(record))` for a write, `(key, None)` for a removal.
+fn writes(actions: &[Out]) -> Vec<(String, Option<JournalRecord>)> {
+    actions
         .iter()
-        .filter_map(|e| match e {
-            Effect::Journal { key, record } => Some((key.clone(), record.as_deref().map(|t| JournalRecord::from_text(t).unwrap()))),
+        .filter_map(|a| match a {
+            Action::Journal { key, record } => Some((key.clone(), record.as_deref().map(|t| JournalRecord::from_text(t).unwrap()))),
             _ => None,
         })
         .collect()
@@ -33,10 +34,10 @@ fn writes(effects: &[Effect]) -> Vec<(String, Option<JournalRecord>)> {
 fn the_desktops_own_steer_is_written_before_it_leaves_with_the_turn_and_what_was_shown() {
     let mut hook = journaled();
     let steer = own(&mut hook, call("t", "use pnpm", Some("m-1"), 1), Delivery::ActiveTurn, true);
-    assert!(writes(&hook.take_effects()).is_empty(), "nothing before the request");
+    assert!(writes(&drain(&mut hook)).is_empty(), "nothing before the request");
     let out = hook.request_into(5, "turn/steer", "t", Some("m-1"), Some("turn-1".into()), 1);
     assert_eq!(out, Outgoing::Own(steer, Some(Delivery::ActiveTurn)));
-    let written = writes(&hook.take_effects());
+    let written = writes(&drain(&mut hook));
     let [(key, Some(record))] = written.as_slice() else { panic!("one write: {written:?}") };
     assert_eq!(key, &storage_key("rs:", JournalDialect::Codexhost, "t", "m-1"));
     assert_eq!((record.key.as_str(), record.message_id.as_str()), ("t", "m-1"));
@@ -52,17 +53,17 @@ fn a_delivered_steer_removes_its_record_and_an_unknown_one_keeps_it() {
     let mut hook = journaled();
     let steer = own(&mut hook, call("t", "x", Some("m-1"), 1), Delivery::Official, false);
     hook.request_into(0, "turn/steer", "t", Some("m-1"), None, 1);
-    hook.take_effects();
+    drain(&mut hook);
     hook.own_ended(steer, Ended::Ok);
-    assert_eq!(writes(&hook.take_effects()), [(storage_key("rs:", JournalDialect::Codexhost, "t", "m-1"), None)]);
+    assert_eq!(writes(&drain(&mut hook)), [(storage_key("rs:", JournalDialect::Codexhost, "t", "m-1"), None)]);
 
     let steer = own(&mut hook, call("t", "y", Some("m-2"), 2), Delivery::Official, false);
     hook.request_into(0, "turn/steer", "t", Some("m-2"), None, 2);
-    hook.take_effects();
+    drain(&mut hook);
     hook.own_ended(steer, Ended::Error(lost()));
-    assert!(writes(&hook.take_effects()).is_empty(), "outcome unknown: kept");
+    assert!(writes(&drain(&mut hook)).is_empty(), "outcome unknown: kept");
     hook.forget("m-2");
-    assert_eq!(writes(&hook.take_effects()), [(storage_key("rs:", JournalDialect::Codexhost, "t", "m-2"), None)], "until forgotten");
+    assert_eq!(writes(&drain(&mut hook)), [(storage_key("rs:", JournalDialect::Codexhost, "t", "m-2"), None)], "until forgotten");
 }
 
 #[test]
@@ -70,29 +71,29 @@ fn a_host_refusal_settles_the_steer_and_removes_its_record() {
     let mut hook = journaled();
     let steer = own(&mut hook, call("t", "x", Some("m-1"), 1), Delivery::ActiveTurn, true);
     hook.request_into(0, "turn/steer", "t", Some("m-1"), None, 1);
-    hook.take_effects();
+    drain(&mut hook);
     hook.own_ended(steer, Ended::Error(refused()));
-    assert_eq!(writes(&hook.take_effects()).len(), 1);
+    assert_eq!(writes(&drain(&mut hook)).len(), 1);
 }
 
 #[test]
 fn a_new_turn_route_writes_its_one_request_as_it_leaves() {
     let mut hook = journaled();
     let (steer, id) = started(&mut hook, 0, call("t", "start over", Some("m-9"), 1), Some("turn-1"));
-    hook.take_effects();
+    drain(&mut hook);
     hook.request(1, "turn/start", "t", Some(&id), 5);
-    let written = writes(&hook.take_effects());
+    let written = writes(&drain(&mut hook));
     let [(_, Some(record))] = written.as_slice() else { panic!("one write: {written:?}") };
     assert_eq!((record.method.as_str(), record.presented.as_deref()), ("turn/steer", Some("newTurn")), "rewritten into the running turn");
     assert_eq!(record.expected_turn_id.as_deref(), Some("turn-1"));
     let answer = Answer { turn_id: Some("turn-1".into()), delivery: Some(Delivery::NewTurn) };
     hook.routed_ended(steer, Ended::Ok, Some(answer));
-    assert!(writes(&hook.take_effects()).is_empty(), "the steer ends with its startTurn");
+    assert!(writes(&drain(&mut hook)).is_empty(), "the steer ends with its startTurn");
     hook.start_settled(steer, true);
     if let NewTurnStep::WaitDone(_) = hook.start_ended(2, steer, Ended::Ok) {
         hook.done_ended(steer, Ended::Ok);
     }
-    assert!(writes(&hook.take_effects()).iter().any(|(_, record)| record.is_none()), "delivered: removed");
+    assert!(writes(&drain(&mut hook)).iter().any(|(_, record)| record.is_none()), "delivered: removed");
 }
 
 #[test]
@@ -100,9 +101,9 @@ fn without_a_journal_or_an_id_nothing_is_written() {
     let mut hook = DesktopHook::new(1_000);
     own(&mut hook, call("t", "x", Some("m-1"), 1), Delivery::ActiveTurn, true);
     hook.request_into(0, "turn/steer", "t", Some("m-1"), None, 1);
-    assert!(writes(&hook.take_effects()).is_empty(), "no journal");
+    assert!(writes(&drain(&mut hook)).is_empty(), "no journal");
     let mut hook = journaled();
     own(&mut hook, call("t", "x", None, 7), Delivery::ActiveTurn, true);
     assert!(matches!(hook.request_into(0, "turn/steer", "t", None, None, 7), Outgoing::Own(..)));
-    assert!(writes(&hook.take_effects()).is_empty(), "a message without an id cannot be named after a restart");
+    assert!(writes(&drain(&mut hook)).is_empty(), "a message without an id cannot be named after a restart");
 }

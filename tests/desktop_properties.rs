@@ -1,10 +1,13 @@
 //! The desktop path as a model-based property: random schedules of steers
-//! (three paths, hosts that do and do not deduplicate), the desktop's own
-//! calls settling in any order, its requests (by id or by input), answers
-//! that come, fail or never come, time and dispose, driven through the core
-//! by a model desktop (`desktop/sim.rs`) that checks every steer ends once,
-//! one steer in flight per thread, never a duplicate, one request per
-//! route, every wait ends once, and the layer goes once after dispose.
+//! (three paths, hosts that do and do not deduplicate), the calls the hook
+//! asks for returning, throwing, missing, settling in any order or never,
+//! the desktop's own requests (by id or by input, while its `steerTurn` or
+//! `startTurn` runs or later), time and dispose, driven through the hook's
+//! order by a model desktop (`desktop/sim.rs`) that checks every promise
+//! ends once, one steer in flight per thread, never a duplicate, one
+//! request per route, calls and results naming what the driver holds, and
+//! the layer goes once after dispose. Two schedules are kept by name: each
+//! breaks a rule of `desktop/sim.rs` in the shipped order.
 #![cfg(not(target_arch = "wasm32"))]
 
 #[path = "desktop/sim.rs"]
@@ -19,4 +22,18 @@ proptest! {
     fn any_schedule_keeps_the_desktop_rules(script in prop::collection::vec(any::<u8>(), 0..300)) {
         sim::Sim::run(&script);
     }
+}
+
+/// An activeTurn steer whose desktop `steerTurn` sends its `turn/steer` at
+/// once, and the desktop's own `sendRequest` throws when the hook calls it.
+#[test]
+fn an_own_request_whose_send_request_throws_keeps_the_desktop_rules() {
+    sim::Sim::run(&[0, 0, 0, 0, 0, 4, 0, 2, 0, 0, 6, 0]);
+}
+
+/// A steer decided while the window became a follower (the desktop's own
+/// steer, its result given at once), then the same submission again.
+#[test]
+fn the_same_submission_after_a_followers_steer_keeps_the_desktop_rules() {
+    sim::Sim::run(&[0, 0, 0, 0, 0, 4, 0, 248, 3, 0, 0, 0, 0]);
 }

@@ -7,11 +7,21 @@
 
 mod desktop;
 
-use desktop::{admit, call, facts, failed, lost, own, refused, restores, started, step_kind};
+use desktop::{
+    admit, call, calls, completed, decided_at, drain, facts, failed, failed_kind, lost, next_call, own_at, refused, restores, result_of,
+    start_turn_at, started, step_kind,
+};
 use renderer_steering::core::codexhost::Delivery;
 use renderer_steering::core::desktop::{
-    ActiveTurn, Admission, Answer, DesktopHook, Effect, Ended, ErrorFacts, NewTurnStep, Outgoing, SteerCall, SteerId, Verdict,
+    ActiveTurn, Admission, Answer, Build, DesktopHook, Ended, ErrorFacts, NewTurnStep, Outgoing, Reply, RequestCall, Returned, Settled,
+    SteerCall, SteerId, Target, ValueFacts, Verdict,
 };
+use renderer_steering::core::Action;
+
+/// The desktop's `turn/start` of `thread` carrying `id`.
+fn turn_start(thread: &str, id: &str, input: u64) -> RequestCall {
+    RequestCall { method: "turn/start".into(), thread_id: thread.into(), message_id: Some(id.into()), input, ..RequestCall::default() }
+}
 
 fn new_turn(hook: &mut DesktopHook, facts: renderer_steering::core::desktop::NewTurnFacts) -> &'static str {
     let steer = admit(hook, call("t", "x", None, 1));
@@ -94,42 +104,58 @@ fn only_the_routes_own_message_is_routed_another_turn_start_of_the_thread_passes
 #[test]
 fn with_no_turn_running_the_turn_start_goes_plain_and_its_answer_decides() {
     let mut hook = DesktopHook::new(1_000);
-    let (steer, id) = started(&mut hook, 0, call("t", "x", Some("m"), 1), None);
-    assert_eq!(hook.request(1, "turn/start", "t", Some(&id), 1), Outgoing::PlainStart(steer));
-    hook.plain_start_ended(steer, Some(&refused()));
-    assert!(hook.take_effects().contains(&Effect::Done(steer)));
-    let NewTurnStep::Done(verdict) = hook.start_ended(2, steer, Ended::Ok) else { panic!("waits") };
-    assert_eq!(failed(&verdict).failure.kind(), "host", "the host's refusal, the draft back");
+    let (steer, start, id) = start_turn_at(&mut hook, 0, call("t", "x", Some("m"), 1), None, Some(vec![]));
+    let (reply, op) = hook.send_request(1, turn_start("t", &id, 1));
+    let Reply::Returned(plain) = reply else { panic!("not plain: {reply:?}") };
+    let sent = next_call(&mut hook, Target::OwnSend);
+    assert_eq!((sent.id, sent.of), (plain, op));
+    assert_eq!(sent.args.as_ref().map(|a| a[0].clone()), Some(Build::Text("turn/start".into())), "sent as it is");
+    hook.called(1, plain, Returned::Value(ValueFacts::default()));
+    hook.settled(2, plain, Err(refused()));
+    assert!(completed(&drain(&mut hook)).is_empty(), "the steer ends with its startTurn");
+    hook.settled(3, start, Ok(ValueFacts::default()));
+    assert_eq!(failed_kind(&drain(&mut hook), steer), "host", "the host's refusal, the draft back");
+
+    // startTurn resolved first: the steer waits for its turn/start's answer.
+    let (steer, start, id) = start_turn_at(&mut hook, 10, call("u", "x", Some("m"), 2), None, Some(vec![]));
+    let (Reply::Returned(plain), _) = hook.send_request(11, turn_start("u", &id, 2)) else { panic!("not plain") };
+    hook.called(11, plain, Returned::Value(ValueFacts::default()));
+    hook.settled(12, start, Ok(ValueFacts::default()));
+    assert!(completed(&drain(&mut hook)).is_empty(), "its turn/start is not answered yet");
+    hook.settled(13, plain, Ok(ValueFacts::default()));
+    assert_eq!(result_of(&drain(&mut hook), steer), Ok(Settled::Value(start)), "answered: startTurn's own value");
 }
 
 #[test]
 fn start_turn_resolving_before_its_request_came_waits_within_the_bound_then_is_outcome_unknown_and_the_late_request_is_refused() {
     let mut hook = DesktopHook::new(100);
-    let (steer, id) = started(&mut hook, 0, call("t", "x", Some("m-2"), 1), Some("turn-1"));
-    hook.start_settled(steer, true);
-    let NewTurnStep::WaitDone(wait) = hook.start_ended(1, steer, Ended::Ok) else { panic!("not waiting") };
+    let (steer, start, id) = start_turn_at(&mut hook, 0, call("t", "x", Some("m-2"), 1), Some("turn-1"), Some(vec![]));
+    hook.settled(1, start, Ok(ValueFacts::default()));
+    assert!(completed(&drain(&mut hook)).is_empty(), "waits for its request");
+    assert_eq!(hook.poll_timeout(), Some(100));
     hook.tick(100);
-    assert!(hook.take_effects().contains(&Effect::Expired(wait)));
-    let verdict = hook.done_ended(steer, Ended::Timeout);
-    assert!(failed(&verdict).failure.message().contains("startTurn resolved before its turn/start was sent"));
-    let Outgoing::Refused(late) = hook.request(150, "turn/start", "t", Some(&id), 1) else { panic!("leaked") };
+    let ended = result_of(&drain(&mut hook), steer).expect_err("not ended at its bound");
+    assert_eq!(ended.failure.kind(), "outcomeUnknown");
+    assert!(ended.failure.message().contains("startTurn resolved before its turn/start was sent"));
+    let (Reply::Refused(late), _) = hook.send_request(150, turn_start("t", &id, 1)) else { panic!("leaked") };
     assert_eq!(late.failure.kind(), "timeout");
 }
 
 #[test]
 fn a_route_whose_start_turn_resolved_refuses_its_late_turn_start_as_disposed_until_one_bound_after_dispose() {
     let mut hook = DesktopHook::new(60);
-    let (steer, id) = started(&mut hook, 0, call("t", "x", Some("m-1"), 1), Some("turn-1"));
-    hook.start_settled(steer, true);
-    let NewTurnStep::WaitDone(wait) = hook.start_ended(1, steer, Ended::Ok) else { panic!("not waiting") };
+    let (steer, start, id) = start_turn_at(&mut hook, 0, call("t", "x", Some("m-1"), 1), Some("turn-1"), Some(vec![]));
+    hook.settled(1, start, Ok(ValueFacts::default()));
+    assert!(completed(&drain(&mut hook)).is_empty());
     hook.dispose(10);
-    assert!(hook.take_effects().contains(&Effect::Cancelled(wait)));
-    assert_eq!(failed(&hook.done_ended(steer, Ended::Cancelled)).failure.kind(), "outcomeUnknown");
+    let actions = drain(&mut hook);
+    assert_eq!(failed_kind(&actions, steer), "outcomeUnknown");
     assert_eq!(hook.open_route("t", &id), Some(steer), "its turn/start may still come");
-    assert!(!restores(&hook.take_effects()));
-    let Outgoing::Refused(late) = hook.request(20, "turn/start", "t", Some(&id), 1) else { panic!("leaked") };
+    assert!(!restores(&actions));
+    let (Reply::Refused(late), _) = hook.send_request(20, turn_start("t", &id, 1)) else { panic!("leaked") };
     assert_eq!(late.failure.kind(), "disposed");
-    assert!(restores(&hook.take_effects()), "refused: the route and the layer go");
+    let actions = drain(&mut hook);
+    assert!(actions.contains(&Action::Released { op: steer }) && restores(&actions), "refused: the route and the layer go");
 }
 
 #[test]
@@ -140,12 +166,12 @@ fn an_unseen_late_turn_start_keeps_the_route_until_the_late_window_ends() {
     hook.start_ended(1, steer, Ended::Ok);
     hook.dispose(10);
     hook.done_ended(steer, Ended::Cancelled);
-    assert!(!hook.take_effects().contains(&Effect::Released(steer)));
+    assert!(!drain(&mut hook).contains(&Action::Released { op: steer }));
     hook.tick(69);
-    assert!(hook.take_effects().is_empty());
+    assert!(drain(&mut hook).is_empty());
     hook.tick(70);
-    let effects = hook.take_effects();
-    assert!(effects.contains(&Effect::Released(steer)) && restores(&effects));
+    let effects = drain(&mut hook);
+    assert!(effects.contains(&Action::Released { op: steer }) && restores(&effects));
 }
 
 #[test]
@@ -161,9 +187,9 @@ fn a_retry_of_the_same_message_waits_for_the_earlier_route_and_one_whose_start_t
     // The first attempt's late turn/start is refused (it timed out), then its startTurn settles.
     let Outgoing::Refused(late) = hook.request(8, "turn/start", "t", Some(&id), 1) else { panic!("leaked") };
     assert_eq!(late.failure.kind(), "timeout");
-    assert!(!hook.take_effects().contains(&Effect::Released(first)), "its startTurn is still out");
+    assert!(!drain(&mut hook).contains(&Action::Released { op: first }), "its startTurn is still out");
     hook.start_settled(first, true);
-    assert!(hook.take_effects().contains(&Effect::Released(first)));
+    assert!(drain(&mut hook).contains(&Action::Released { op: first }));
     assert_eq!(hook.earlier_ended(retry, Ended::Ok), NewTurnStep::Go);
     assert_eq!(hook.start(7, retry, false, None), NewTurnStep::Go);
     assert_eq!(hook.open_route("t", &id), Some(retry));
@@ -184,14 +210,23 @@ fn the_earlier_wait_running_out_is_pending_turn_start_and_dispose_is_disposed() 
 #[test]
 fn reading_the_follow_ups_shares_the_one_bound_so_start_turn_is_not_called_past_it() {
     let mut hook = DesktopHook::new(100);
-    let steer = admit(&mut hook, call("t", "x", None, 1));
-    hook.decided(steer, Some((Some(Delivery::NewTurn), true)), false);
-    hook.new_turn(0, steer, facts(Some("turn-1")));
-    hook.earlier(0, steer, false);
-    let wait = hook.wait(40, Some(steer));
-    assert_eq!(hook.next_deadline(), Some(100), "the steer's deadline, not 40 + 100");
-    assert!(hook.settled(wait));
-    assert_eq!(step_kind(&hook.start(100, steer, false, None)), "timeout");
+    let steer = decided_at(&mut hook, 0, call("t", "x", None, 1), "newTurn", true);
+    let pending = next_call(&mut hook, Target::SubmissionHost("hasPendingTurnStart"));
+    hook.called(0, pending.id, Returned::Value(ValueFacts::default()));
+    let active = next_call(&mut hook, Target::SubmissionHost("getActiveTurnId"));
+    hook.called(0, active.id, Returned::Value(ValueFacts { turn_id: Some("turn-1".into()), ..ValueFacts::default() }));
+    let below = next_call(&mut hook, Target::Below);
+    hook.called(40, below.id, Returned::Value(ValueFacts::default()));
+    let load = next_call(&mut hook, Target::Coordinator("loadMessages"));
+    assert_eq!(hook.poll_timeout(), Some(100), "the steer's deadline, not 40 + 100");
+    hook.called(40, load.id, Returned::Value(ValueFacts::default()));
+    hook.settled(60, load.id, Ok(ValueFacts::default()));
+    let read = next_call(&mut hook, Target::Coordinator("readMessages"));
+    hook.called(60, read.id, Returned::Value(ValueFacts::default()));
+    hook.settled(100, read.id, Ok(ValueFacts { follow_ups: Some(vec![]), ..ValueFacts::default() }));
+    let actions = drain(&mut hook);
+    assert!(calls(&actions).iter().all(|c| c.target != Target::StartTurn), "{actions:?}");
+    assert_eq!(failed_kind(&actions, steer), "timeout");
 }
 
 #[test]
@@ -247,7 +282,7 @@ fn a_new_turn_folded_into_the_running_turn_by_the_host_is_reconciled() {
     let (steer, id) = started(&mut hook, 0, call("t", "x", Some("m"), 1), Some("turn-1"));
     hook.request(1, "turn/start", "t", Some(&id), 1);
     hook.routed_ended(steer, Ended::Ok, Some(Answer { turn_id: Some("turn-1".into()), delivery: Some(Delivery::ActiveTurn) }));
-    let reconciled: Vec<_> = hook.take_effects().into_iter().filter(|e| matches!(e, Effect::Reconcile(_))).collect();
+    let reconciled: Vec<_> = drain(&mut hook).into_iter().filter(|e| matches!(e, Action::Delivered(_))).collect();
     assert_eq!(reconciled.len(), 1);
 }
 
@@ -265,7 +300,7 @@ fn start_turn_throwing_has_settled_so_its_route_goes_with_the_steers_result() {
     let steer = starting(&mut hook, call("t", "x", Some("m-1"), 1));
     hook.start_called(steer, true);
     assert_eq!(step_kind(&hook.start_ended(1, steer, Ended::Error(lost()))), "transport");
-    assert!(hook.take_effects().contains(&Effect::Released(steer)));
+    assert!(drain(&mut hook).contains(&Action::Released { op: steer }));
     assert_eq!(hook.open_route("t", "m-1"), None);
 }
 
@@ -312,8 +347,11 @@ fn a_routes_request_past_its_deadline_or_after_dispose_is_refused_before_start_t
 #[test]
 fn a_wait_for_a_steer_without_a_new_turn_deadline_is_one_steer_bound_from_now_whatever_routes_are_open() {
     let mut hook = DesktopHook::new(1_000);
-    started(&mut hook, 0, call("a", "x", Some("m-1"), 1), Some("turn-1"));
-    let steer = own(&mut hook, call("b", "x", Some("m-2"), 2), Delivery::ActiveTurn, true);
-    hook.wait(500, Some(steer));
-    assert_eq!(hook.next_deadline(), Some(1_500));
+    start_turn_at(&mut hook, 0, call("a", "x", Some("m-1"), 1), Some("turn-1"), Some(vec![]));
+    let (steer, _) = own_at(&mut hook, 500, call("b", "x", Some("m-2"), 2), "activeTurn", true);
+    hook.tick(1_000);
+    assert!(completed(&drain(&mut hook)).iter().all(|(op, _)| *op != steer), "the route's bound is not its own");
+    assert_eq!(hook.poll_timeout(), Some(1_500));
+    hook.tick(1_500);
+    assert!(result_of(&drain(&mut hook), steer).is_err());
 }

@@ -6,9 +6,12 @@
 
 mod desktop;
 
-use desktop::{admit, call, failed, lost, own, refused, restores};
+use desktop::{admit, call, completed, decided_at, drain, failed, lost, next_call, own, own_at, refused, restores, result_of};
 use renderer_steering::core::codexhost::Delivery;
-use renderer_steering::core::desktop::{Admission, Answer, Decided, DesktopHook, Effect, Ended, ErrorFacts, Outgoing, SteerCall, Verdict};
+use renderer_steering::core::desktop::{
+    Admission, Answer, Decided, DesktopHook, Ended, ErrorFacts, Outgoing, Returned, Settled, SteerCall, Target, ValueFacts, Verdict,
+};
+use renderer_steering::core::Action;
 
 #[test]
 fn the_same_id_and_words_join_the_steer_in_flight_and_another_message_is_busy() {
@@ -143,28 +146,42 @@ fn no_end_within_the_bound_is_outcome_unknown_with_the_id_that_was_sent() {
 #[test]
 fn a_wait_ends_at_its_deadline_and_the_timer_follows_the_earliest() {
     let mut hook = DesktopHook::new(100);
-    let late = hook.wait(50, None);
-    let early = hook.wait(10, None);
-    assert_eq!(hook.next_deadline(), Some(110));
+    let (early, _) = own_at(&mut hook, 10, call("b", "x", Some("m-2"), 2), "activeTurn", true);
+    let (late, late_call) = own_at(&mut hook, 50, call("a", "x", Some("m-1"), 1), "activeTurn", true);
+    assert_eq!(hook.poll_timeout(), Some(110));
     hook.tick(109);
-    assert!(hook.take_effects().is_empty());
+    assert!(completed(&drain(&mut hook)).is_empty());
     hook.tick(110);
-    assert_eq!(hook.take_effects(), vec![Effect::Expired(early)]);
-    assert_eq!(hook.next_deadline(), Some(150));
-    assert!(hook.settled(late), "settled before its deadline: its outcome counts");
-    assert_eq!(hook.next_deadline(), None);
+    let ended = drain(&mut hook);
+    assert_eq!(completed(&ended).len(), 1);
+    let timed_out = result_of(&ended, early).expect_err("ended by its deadline");
+    assert!(timed_out.failure.message().contains("no answer within the steer bound"));
+    assert_eq!(hook.poll_timeout(), Some(150));
+    hook.settled(120, late_call, Ok(ValueFacts::default()));
+    assert_eq!(result_of(&drain(&mut hook), late), Ok(Settled::Value(late_call)), "settled before its deadline: its outcome counts");
+    assert_eq!(hook.poll_timeout(), None);
 }
 
 #[test]
 fn dispose_cancels_every_wait_and_a_wait_opened_after_it_ends_at_once() {
     let mut hook = DesktopHook::new(100);
-    let open = hook.wait(0, None);
+    let (open, _) = own_at(&mut hook, 0, call("t", "x", Some("m-1"), 1), "official", true);
+    let waiting = decided_at(&mut hook, 0, call("u", "x", Some("r"), 2), "newTurn", true);
+    let pending = next_call(&mut hook, Target::SubmissionHost("hasPendingTurnStart"));
+    hook.called(0, pending.id, Returned::Value(ValueFacts::default()));
+    let active = next_call(&mut hook, Target::SubmissionHost("getActiveTurnId"));
+    hook.called(0, active.id, Returned::Value(ValueFacts { absent: true, ..ValueFacts::default() }));
+    let below = next_call(&mut hook, Target::Below);
     hook.dispose(5);
-    let effects = hook.take_effects();
-    assert!(effects.contains(&Effect::Cancelled(open)) && restores(&effects));
-    let after = hook.wait(6, None);
-    assert_eq!(hook.take_effects(), vec![Effect::Cancelled(after)]);
-    assert!(!hook.settled(after));
+    let actions = drain(&mut hook);
+    let cancelled = result_of(&actions, open).expect_err("cancelled by dispose");
+    assert!(cancelled.failure.message().contains("disposed before the answer") && restores(&actions));
+    // A disposed hook below has the route: the wait for it opens after dispose.
+    hook.called(6, below.id, Returned::Value(ValueFacts { yes: true, ..ValueFacts::default() }));
+    let after = drain(&mut hook);
+    assert_eq!(result_of(&after, waiting).expect_err("ended at once").failure.kind(), "disposed");
+    hook.settled(7, below.id, Ok(ValueFacts::default()));
+    assert!(completed(&drain(&mut hook)).is_empty(), "ended once");
 }
 
 #[test]
@@ -173,11 +190,11 @@ fn a_late_active_turn_steer_keeps_its_tag_for_one_steer_bound_after_dispose_then
     let steer = own(&mut hook, call("t", "x", Some("m-1"), 1), Delivery::ActiveTurn, true);
     hook.own_ended(steer, Ended::Timeout);
     hook.dispose(200);
-    assert!(!restores(&hook.take_effects()), "its turn/steer may still leave");
+    assert!(!restores(&drain(&mut hook)), "its turn/steer may still leave");
     assert_eq!(hook.request(250, "turn/steer", "t", Some("m-1"), 1), Outgoing::Own(steer, Some(Delivery::ActiveTurn)));
     assert_eq!(hook.next_deadline(), Some(300));
     hook.tick(300);
-    assert!(restores(&hook.take_effects()));
+    assert!(restores(&drain(&mut hook)));
 }
 
 #[test]
@@ -186,15 +203,15 @@ fn the_layer_is_restored_once_and_only_after_dispose() {
     let first = own(&mut hook, call("t", "x", Some("m-1"), 1), Delivery::ActiveTurn, true);
     hook.own_ended(first, Ended::Ok);
     hook.own_settled(first);
-    assert!(!restores(&hook.take_effects()), "a live hook keeps its layer");
+    assert!(!restores(&drain(&mut hook)), "a live hook keeps its layer");
     let late = own(&mut hook, call("t", "y", Some("m-2"), 2), Delivery::ActiveTurn, true);
     hook.own_ended(late, Ended::Timeout);
     hook.dispose(200);
-    assert!(!restores(&hook.take_effects()));
+    assert!(!restores(&drain(&mut hook)));
     hook.own_settled(late);
-    assert!(restores(&hook.take_effects()), "nothing is left to tag");
+    assert!(restores(&drain(&mut hook)), "nothing is left to tag");
     hook.tick(300);
-    assert!(!restores(&hook.take_effects()), "restored once");
+    assert!(!restores(&drain(&mut hook)), "restored once");
 }
 
 #[test]
@@ -202,7 +219,7 @@ fn an_official_steer_out_at_dispose_does_not_keep_the_layer() {
     let mut hook = DesktopHook::new(100);
     own(&mut hook, call("t", "x", Some("m-1"), 1), Delivery::Official, true);
     hook.dispose(0);
-    assert!(restores(&hook.take_effects()));
+    assert!(restores(&drain(&mut hook)));
 }
 
 #[test]
@@ -236,14 +253,14 @@ fn a_delivery_other_than_the_one_presented_is_reconciled_and_none_after_dispose(
     let mut hook = DesktopHook::new(100);
     let answer = || Answer { turn_id: Some("turn-2".into()), delivery: Some(Delivery::NewTurn) };
     hook.answered(Delivery::ActiveTurn, "t", Some("m"), answer());
-    let [Effect::Reconcile(r)] = &hook.take_effects()[..] else { panic!("not reconciled") };
+    let [Action::Delivered(r)] = &drain(&mut hook)[..] else { panic!("not reconciled") };
     assert_eq!((r.presented, r.delivery, r.turn_id.as_deref()), (Delivery::ActiveTurn, Delivery::NewTurn, Some("turn-2")));
     hook.answered(Delivery::Official, "t", Some("m"), Answer::default());
-    assert!(hook.take_effects().is_empty(), "no delivery named");
+    assert!(drain(&mut hook).is_empty(), "no delivery named");
     hook.dispose(0);
-    hook.take_effects();
+    assert!(restores(&drain(&mut hook)));
     hook.answered(Delivery::ActiveTurn, "t", Some("m"), answer());
-    assert!(hook.take_effects().is_empty());
+    assert!(drain(&mut hook).is_empty());
 }
 
 #[test]

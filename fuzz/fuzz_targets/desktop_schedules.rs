@@ -1,8 +1,9 @@
-//! Random schedules of the desktop hook's core (`core::desktop`), driven by
-//! the model desktop of the property test (`tests/desktop/sim.rs`): no
-//! panics, and every rule it checks holds (each steer ends once, one steer
-//! per thread, never a duplicate, one request per route, each wait ends
-//! once, the layer goes once after dispose).
+//! Random schedules of the desktop hook's core (`core::desktop`), driven
+//! through the hook's order by the model desktop of the property test
+//! (`tests/desktop/sim.rs`): no panics, and every rule it checks holds (each
+//! promise ends once, one steer per thread, never a duplicate, one request
+//! per route, calls and results name what the driver holds, the layer goes
+//! once after dispose).
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;

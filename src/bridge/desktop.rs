@@ -131,8 +131,31 @@ impl Session {
         let now = call.now();
         match call.op {
             DesktopOp::Steer => {
-                let DesktopCall { thread_id, text, argument_id, restore_id, input, follower, tool_output, context_is_object, start_turn, fresh_id, .. } = call;
-                let steer = SteerCall { thread_id, text, argument_id, restore_id, input, follower, tool_output, context_is_object, start_turn, fresh_id };
+                let DesktopCall {
+                    thread_id,
+                    text,
+                    argument_id,
+                    restore_id,
+                    input,
+                    follower,
+                    tool_output,
+                    context_is_object,
+                    start_turn,
+                    fresh_id,
+                    ..
+                } = call;
+                let steer = SteerCall {
+                    thread_id,
+                    text,
+                    argument_id,
+                    restore_id,
+                    input,
+                    follower,
+                    tool_output,
+                    context_is_object,
+                    start_turn,
+                    fresh_id,
+                };
                 reply(hook.steer_turn(now, steer), SteerId(0), Build::Arg(1))
             }
             DesktopOp::Request => {
@@ -188,4 +211,3 @@ fn reply(reply: Reply, SteerId(op): SteerId, draft: Build) -> Output {
         Reply::Returned(CallId(call)) => Output::value(&Answered::Returned { call, op }),
     }
 }
-

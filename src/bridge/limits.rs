@@ -74,7 +74,7 @@ impl Default for Limits {
             // the engine drops the oldest past its bound.
             journal_keys: 16 * crate::core::journal::MAX_RECORDS as u32,
             follow_ups: 4096,
-            routed_methods: crate::core::desktop::ROUTED_METHODS,
+            routed_methods: crate::core::codexhost::MESSAGE_METHODS,
             error_kinds: crate::core::Failure::KINDS,
         }
     }

@@ -26,9 +26,12 @@ mod answer;
 mod clock;
 mod codexhost;
 mod described;
+#[cfg(feature = "desktop")]
 mod desktop;
+#[cfg(feature = "desktop")]
 mod desktop_call;
 mod failure;
+#[cfg(feature = "desktop")]
 mod follow_ups;
 mod input;
 mod journal;
@@ -39,9 +42,12 @@ mod output;
 pub use answer::{host_answer, Refused, RefusedWhat};
 pub use clock::{reading, Clock};
 pub use described::Described;
+#[cfg(feature = "desktop")]
 pub use desktop::Rejection;
+#[cfg(feature = "desktop")]
 pub use desktop_call::{DesktopCall, DesktopOp, Facts};
 pub use failure::failure;
+#[cfg(feature = "desktop")]
 pub use follow_ups::{follow_up_id, follow_ups};
 pub use input::Input;
 pub use journal::{journal_prefix, DEFAULT_JOURNAL_KEY};

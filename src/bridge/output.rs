@@ -92,17 +92,22 @@ pub enum Step {
         #[serde(skip_serializing_if = "Option::is_none")]
         record: Option<String>,
     },
+    #[cfg(feature = "desktop")]
     /// The desktop hook: make this call and report it ([`Action::Call`]).
     Call(crate::core::desktop::Call),
+    #[cfg(feature = "desktop")]
     /// The desktop hook: `onReconcile(what)`.
     Delivered(crate::core::desktop::Reconcile),
+    #[cfg(feature = "desktop")]
     /// The desktop hook: take its prototype layer out.
     Restore,
+    #[cfg(feature = "desktop")]
     /// The desktop hook: a newTurn route is gone.
     Released {
         /// The route's steer.
         op: u64,
     },
+    #[cfg(feature = "desktop")]
     /// Log `what`, with what `call` threw or rejected with.
     Report {
         /// What failed.
@@ -142,10 +147,15 @@ impl Step {
             Action::Complete { op, result: Err(error) } => Step::Complete { op: op.0, ok: None, error: Some(error.to_report()) },
             Action::Changed { key, state } => Step::Changed { key, state: Json::of(&state) },
             Action::Journal { key, record } => Step::Journal { key, record },
+            #[cfg(feature = "desktop")]
             Action::Call(call) => Step::Call(call),
+            #[cfg(feature = "desktop")]
             Action::Delivered(what) => Step::Delivered(what),
+            #[cfg(feature = "desktop")]
             Action::Restore => Step::Restore,
+            #[cfg(feature = "desktop")]
             Action::Released { op } => Step::Released { op: op.0 },
+            #[cfg(feature = "desktop")]
             Action::Report { what, call } => Step::Report { what, call: call.map(|c| c.0) },
         }
     }

@@ -109,20 +109,25 @@ pub enum Action<O> {
         /// The record's JSON text to write at `key`; `None`: remove `key`.
         record: Option<String>,
     },
+    #[cfg(feature = "desktop")]
     /// The desktop hook: make this call of the desktop (or of its decider),
     /// and report what it returned, and, when awaited, how it settled.
     Call(super::desktop::Call),
+    #[cfg(feature = "desktop")]
     /// The desktop hook: the host delivered otherwise than the desktop
     /// showed (the hook's `onReconcile`).
     Delivered(super::desktop::Reconcile),
+    #[cfg(feature = "desktop")]
     /// The desktop hook: nothing is left to follow; take its prototype layer out.
     Restore,
+    #[cfg(feature = "desktop")]
     /// The desktop hook: this newTurn route is gone (a hook installed later
     /// on the same manager, waiting for it, goes on).
     Released {
         /// The route's steer.
         op: OpId,
     },
+    #[cfg(feature = "desktop")]
     /// Log `what` (a failure nothing else reports), with what `call` threw
     /// or rejected with.
     Report {

@@ -31,6 +31,7 @@ pub mod acp;
 pub(crate) mod action;
 pub mod codexhost;
 pub mod content;
+#[cfg(feature = "desktop")]
 pub mod desktop;
 mod driven;
 pub(crate) mod engine;

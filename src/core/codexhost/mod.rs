@@ -21,3 +21,12 @@ pub use outcome::{CodexhostOutcome, Decision, SteerOutcome, Submitted};
 pub use recent::RECENT_MESSAGES;
 pub use request::SteerRequest;
 pub use wire::Delivery;
+
+/// The requests that can carry a steer's message (what the desktop hook
+/// looks at; every other request of the desktop passes untouched).
+///
+/// ```
+/// use renderer_steering::core::codexhost::MESSAGE_METHODS;
+/// assert_eq!(MESSAGE_METHODS, ["turn/start", "turn/steer"]);
+/// ```
+pub const MESSAGE_METHODS: [&str; 2] = ["turn/start", "turn/steer"];

@@ -263,7 +263,14 @@ mod tests {
 
     #[test]
     fn a_call_reads_as_the_driver_takes_it() {
-        let call = Call { id: CallId(2), of: SteerId(1), target: Target::Coordinator("mutate"), args: Some(vec![text("t")]), read: Read::Nothing, awaited: true };
+        let call = Call {
+            id: CallId(2),
+            of: SteerId(1),
+            target: Target::Coordinator("mutate"),
+            args: Some(vec![text("t")]),
+            read: Read::Nothing,
+            awaited: true,
+        };
         let text = Json::of(&call).text().to_string();
         assert_eq!(text, r#"{"id":2,"of":1,"target":{"coordinator":"mutate"},"args":[{"text":"t"}],"read":"nothing","awaited":true}"#);
     }

@@ -26,7 +26,7 @@
 //! assert!(matches!(hook.poll_action(), Some(Action::Call(call)) if call.target == Target::Decide));
 //! ```
 
-use super::call::{text, Build, CallId, Entry, Read, Reply, Returned, Target, ValueFacts};
+use super::call::{text, Build, CallId, Entry, Read, Reply, Returned, Settled, Target, ValueFacts};
 use super::route::STEER_FIELDS_OF_START;
 use super::types::{Admission, Answer, Ended, ErrorFacts, Outgoing, WaitId};
 use super::{DesktopHook, SteerCall, SteerId};
@@ -66,7 +66,11 @@ pub(crate) enum Purpose {
     Start(SteerId),
     Resume(WaitId),
     /// The desktop's own steer's request, its answer followed.
-    Answer { presented: Delivery, thread_id: String, message_id: Option<String> },
+    Answer {
+        presented: Delivery,
+        thread_id: String,
+        message_id: Option<String>,
+    },
     /// An own request whose answer nothing follows.
     Passed,
     PlainStart(SteerId),
@@ -146,7 +150,10 @@ impl DesktopHook {
             }
             Outgoing::Steer { route, rewrite, expected_turn_id } => {
                 let params = if rewrite {
-                    let mut kept: Vec<Entry> = STEER_FIELDS_OF_START.iter().map(|&key| Entry { key, value: Build::field(Build::Arg(1), key), skip_absent: true }).collect();
+                    let mut kept: Vec<Entry> = STEER_FIELDS_OF_START
+                        .iter()
+                        .map(|&key| Entry { key, value: Build::field(Build::Arg(1), key), skip_absent: true })
+                        .collect();
                     kept.push(entry("expectedTurnId", text(&expected_turn_id.unwrap_or_default())));
                     kept.push(entry("codexhostSteerDelivery", text(Delivery::NewTurn.as_str())));
                     Build::Object(kept)
@@ -195,7 +202,11 @@ impl DesktopHook {
         };
         match purpose {
             Purpose::Decide(steer) => self.on_decided(steer, call, result),
-            Purpose::Follower(steer) => self.follower_settled(steer),
+            Purpose::Follower(steer) => {
+                // Its promise settles as the desktop's own steer did, and joins it until then.
+                self.follower_settled(steer);
+                self.complete(steer, Ok(if result.is_ok() { Settled::Value(call) } else { Settled::Rethrow(call, false) }));
+            }
             Purpose::Own(steer) => {
                 self.own_settled(steer);
                 self.call_ended(steer, call, ended, None);
@@ -282,6 +293,16 @@ pub(crate) fn failure(refusal: super::Refusal) -> SteeringError {
 /// the shape the desktop's own `turn/start` answers.
 #[cfg_attr(feature = "size-first", optimize(size))]
 pub(crate) fn started_turn(turn_id: Option<String>) -> Json {
-    Json::of(&serde_json::json!({ "turn": { "id": turn_id, "status": "inProgress", "items": [], "error": null } }))
+    #[derive(serde::Serialize)]
+    struct Turn {
+        id: Option<String>,
+        status: &'static str,
+        items: [(); 0],
+        error: (),
+    }
+    #[derive(serde::Serialize)]
+    struct Started {
+        turn: Turn,
+    }
+    Json::of(&Started { turn: Turn { id: turn_id, status: "inProgress", items: [], error: () } })
 }
-

@@ -5,11 +5,11 @@
 //! decider reads them after a restart.
 
 use super::types::SteerId;
-use crate::core::Action;
 use super::DesktopHook;
 use crate::core::codexhost::Delivery;
 use crate::core::content::text_draft;
 use crate::core::journal::{storage_key, JournalDialect, JournalRecord, JOURNAL_VERSION, MAX_RECORDS, MAX_RECORD_BYTES};
+use crate::core::Action;
 
 /// Where the records go, and the records written: one per key, with the
 /// steers whose request carried it (a same-id retry writes the same key).
@@ -50,7 +50,7 @@ impl DesktopHook {
     /// # use renderer_steering::core::desktop::DesktopHook;
     /// let mut hook = DesktopHook::new(1_000);
     /// hook.enable_journal("rs:".into(), 0.0);
-    /// assert!(hook.take_effects().is_empty(), "nothing is written until a message leaves");
+    /// assert!(hook.poll_action().is_none(), "nothing is written until a message leaves");
     /// ```
     #[cfg_attr(feature = "size-first", optimize(size))]
     pub fn enable_journal(&mut self, prefix: String, wall_offset_ms: f64) {
@@ -63,7 +63,7 @@ impl DesktopHook {
     /// # use renderer_steering::core::desktop::DesktopHook;
     /// let mut hook = DesktopHook::new(1_000);
     /// hook.forget("m-1");
-    /// assert!(hook.take_effects().is_empty());
+    /// assert!(hook.poll_action().is_none());
     /// ```
     #[cfg_attr(feature = "size-first", optimize(size))]
     pub fn forget(&mut self, message_id: &str) {

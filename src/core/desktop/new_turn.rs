@@ -66,7 +66,7 @@ pub enum NewTurnStep {
     /// else ask the disposed hooks below).
     WaitEarlier(WaitId, Option<SteerId>),
     /// `startTurn` resolved: wait for the route's one request to end
-    /// (`Effect::Done`, or this wait).
+    /// (the route's end, or this wait).
     WaitDone(WaitId),
     /// The steer ends.
     Done(Verdict),

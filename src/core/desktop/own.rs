@@ -170,16 +170,17 @@ impl DesktopHook {
 
     /// The host answered a request carrying a message presented as
     /// `presented`: a `delivery` other than that is reconciled
-    /// (`Effect::Reconcile`, the desktop hook's `onReconcile`).
+    /// (`Action::Delivered`, the desktop hook's `onReconcile`).
     ///
     /// ```
-    /// # use renderer_steering::core::desktop::{Answer, DesktopHook, Effect};
+    /// # use renderer_steering::core::desktop::{Answer, DesktopHook};
+    /// # use renderer_steering::core::Action;
     /// # use renderer_steering::core::codexhost::Delivery;
     /// let mut hook = DesktopHook::new(100);
     /// hook.answered(Delivery::ActiveTurn, "t", Some("m"), Answer { turn_id: Some("turn-2".into()), delivery: Some(Delivery::NewTurn) });
-    /// assert!(matches!(hook.take_effects()[..], [Effect::Reconcile(_)]));
+    /// assert!(matches!(hook.poll_action(), Some(Action::Delivered(_))));
     /// hook.answered(Delivery::ActiveTurn, "t", Some("m"), Answer { turn_id: None, delivery: Some(Delivery::ActiveTurn) });
-    /// assert!(hook.take_effects().is_empty());
+    /// assert!(hook.poll_action().is_none());
     /// ```
     #[cfg_attr(feature = "size-first", optimize(size))]
     pub fn answered(&mut self, presented: Delivery, thread_id: &str, message_id: Option<&str>, answer: Answer) {

@@ -63,7 +63,7 @@ pub(crate) fn answered(method: &str, facts: &ErrorFacts) -> Failure {
 /// use renderer_steering::core::desktop::ROUTED_METHODS;
 /// assert_eq!(ROUTED_METHODS, ["turn/start", "turn/steer"]);
 /// ```
-pub const ROUTED_METHODS: [&str; 2] = ["turn/start", "turn/steer"];
+pub const ROUTED_METHODS: [&str; 2] = crate::core::codexhost::MESSAGE_METHODS;
 
 /// The fields of a newTurn's `turn/start` its `turn/steer` keeps (with
 /// `expectedTurnId` and the `newTurn` tag added); the rest are `turn/start`'s own.

@@ -44,7 +44,15 @@ impl DesktopHook {
 
     /// Asks the driver to make a call, kept as `purpose` until it settles.
     #[cfg_attr(feature = "size-first", optimize(size))]
-    pub(super) fn make(&mut self, of: SteerId, target: Target, args: Option<Vec<Build>>, read: Read, awaited: bool, purpose: Purpose) -> CallId {
+    pub(super) fn make(
+        &mut self,
+        of: SteerId,
+        target: Target,
+        args: Option<Vec<Build>>,
+        read: Read,
+        awaited: bool,
+        purpose: Purpose,
+    ) -> CallId {
         self.next_call += 1;
         let id = CallId(self.next_call);
         if purpose != Purpose::Passed {
@@ -122,7 +130,6 @@ impl DesktopHook {
             Purpose::Follower(steer) => {
                 let now = self.now;
                 self.follower_called(now, steer, false);
-                self.complete(steer, Ok(Settled::Returned(call)));
             }
             Purpose::Start(steer) => self.start_called(steer, false),
             _ => {}
@@ -132,7 +139,7 @@ impl DesktopHook {
     /// A call threw when made.
     #[cfg_attr(feature = "size-first", optimize(size))]
     pub(super) fn threw(&mut self, call: CallId, purpose: Purpose, facts: ErrorFacts) {
-        match purpose {
+        match purpose.clone() {
             Purpose::Decide(steer) => self.on_decided(steer, call, Err(facts)),
             Purpose::Follower(steer) => {
                 let now = self.now;
@@ -160,7 +167,10 @@ impl DesktopHook {
                 let refusal = self.routed_threw(route, &facts.of_desktop());
                 self.complete(op, Err(failure(refusal)));
             }
-            other => self.missing(call, other),
+            // A read that threw reads as one that is not there.
+            Purpose::PendingStart(_) | Purpose::ActiveTurn(_) | Purpose::Below(_) => self.missing(call, purpose),
+            // The desktop's own request threw: the wrapper throws it on, unchanged.
+            Purpose::Answer { .. } | Purpose::Passed => {}
         }
     }
 
@@ -184,17 +194,26 @@ impl DesktopHook {
             Purpose::Resume(wait) => {
                 self.waits.settle(wait);
             }
-            other => self.threw(call, other, ErrorFacts::words("the desktop's function is missing")),
+            Purpose::Answer { .. } | Purpose::Passed => {}
+            other @ (Purpose::Decide(_)
+            | Purpose::Follower(_)
+            | Purpose::Own(_)
+            | Purpose::Start(_)
+            | Purpose::PlainStart(_)
+            | Purpose::Routed(..)) => self.threw(call, other, ErrorFacts::words("the desktop's function is missing")),
         }
     }
 
     /// `call` ended as `ended`: the steer waiting on it goes on, if its wait is still open.
     #[cfg_attr(feature = "size-first", optimize(size))]
     pub(super) fn call_ended(&mut self, steer: SteerId, call: CallId, ended: Ended, facts: Option<ValueFacts>) {
-        let wait = match self.stage_of(steer) {
-            Some(Stage::Own(c, wait) | Stage::FollowUps(c, wait, _) | Stage::Starting(c, wait) | Stage::Earlier(wait, None, Some(c))) if c == call => wait,
-            _ => return,
-        };
+        let wait =
+            match self.stage_of(steer) {
+                Some(
+                    Stage::Own(c, wait) | Stage::FollowUps(c, wait, _) | Stage::Starting(c, wait) | Stage::Earlier(wait, None, Some(c)),
+                ) if c == call => wait,
+                _ => return,
+            };
         if self.waits.settle(wait).is_some() {
             self.advance(steer, ended, facts);
         }
@@ -262,7 +281,14 @@ impl DesktopHook {
             }
             Decided::NewTurn => {
                 let thread_id = self.thread_of(steer);
-                self.make(steer, Target::SubmissionHost("hasPendingTurnStart"), Some(vec![text(&thread_id)]), Read::IsTrue, false, Purpose::PendingStart(steer));
+                self.make(
+                    steer,
+                    Target::SubmissionHost("hasPendingTurnStart"),
+                    Some(vec![text(&thread_id)]),
+                    Read::IsTrue,
+                    false,
+                    Purpose::PendingStart(steer),
+                );
             }
             Decided::Done(Verdict::Rethrow) => {
                 let packaged = result.err().is_some_and(|f| f.package_error.is_some());
@@ -275,7 +301,14 @@ impl DesktopHook {
     #[cfg_attr(feature = "size-first", optimize(size))]
     fn ask_active_turn(&mut self, steer: SteerId) {
         let thread_id = self.thread_of(steer);
-        self.make(steer, Target::SubmissionHost("getActiveTurnId"), Some(vec![text(&thread_id)]), Read::TurnId, false, Purpose::ActiveTurn(steer));
+        self.make(
+            steer,
+            Target::SubmissionHost("getActiveTurnId"),
+            Some(vec![text(&thread_id)]),
+            Read::TurnId,
+            false,
+            Purpose::ActiveTurn(steer),
+        );
     }
 
     /// The submission host was read: the newTurn's checks, then an earlier attempt.
@@ -342,7 +375,8 @@ impl DesktopHook {
         match self.start(now, steer, used_up, follow_ups.as_deref()) {
             NewTurnStep::Go => {
                 let wait = self.wait(now, Some(steer));
-                let (thread_id, message_id) = self.steers.get(&steer).map(|s| (s.thread_id.clone(), s.sent_id.clone().unwrap_or_default())).unwrap_or_default();
+                let (thread_id, message_id) =
+                    self.steers.get(&steer).map(|s| (s.thread_id.clone(), s.sent_id.clone().unwrap_or_default())).unwrap_or_default();
                 let args = vec![text(&thread_id), submission(&thread_id, &message_id), Build::Arg(8)];
                 let call = self.make(steer, Target::StartTurn, Some(args), Read::Nothing, true, Purpose::Start(steer));
                 if let Some(s) = self.steers.get_mut(&steer) {
@@ -356,7 +390,14 @@ impl DesktopHook {
 
     /// A route's `turn/steer` ended: its request op settles.
     #[cfg_attr(feature = "size-first", optimize(size))]
-    pub(super) fn routed_settled(&mut self, op: SteerId, route: SteerId, rewrite: bool, call: CallId, (ended, facts): (Ended, Option<ValueFacts>)) {
+    pub(super) fn routed_settled(
+        &mut self,
+        op: SteerId,
+        route: SteerId,
+        rewrite: bool,
+        call: CallId,
+        (ended, facts): (Ended, Option<ValueFacts>),
+    ) {
         let answer = facts.map(|f| super::Answer {
             turn_id: f.turn_id.filter(|id| !id.is_empty()),
             delivery: f.delivery.as_deref().and_then(Delivery::from_name),
@@ -403,7 +444,11 @@ impl DesktopHook {
         if let Some(steer) = waiting {
             return self.advance(steer, how, None);
         }
-        let call = self.calls.iter().find(|(_, p)| matches!(p, Purpose::Routed(.., w) | Purpose::Resume(w) if *w == wait)).map(|(c, p)| (*c, p.clone()));
+        let call = self
+            .calls
+            .iter()
+            .find(|(_, p)| matches!(p, Purpose::Routed(.., w) | Purpose::Resume(w) if *w == wait))
+            .map(|(c, p)| (*c, p.clone()));
         match call {
             Some((call, Purpose::Routed(op, route, rewrite, _))) => {
                 self.calls.remove(&call);
@@ -450,7 +495,9 @@ impl DesktopHook {
 #[cfg_attr(feature = "size-first", optimize(size))]
 fn stage_wait(stage: Stage) -> Option<WaitId> {
     match stage {
-        Stage::Own(_, wait) | Stage::Earlier(wait, ..) | Stage::FollowUps(_, wait, _) | Stage::Starting(_, wait) | Stage::Done(wait) => Some(wait),
+        Stage::Own(_, wait) | Stage::Earlier(wait, ..) | Stage::FollowUps(_, wait, _) | Stage::Starting(_, wait) | Stage::Done(wait) => {
+            Some(wait)
+        }
         Stage::Deciding | Stage::Follower => None,
     }
 }
@@ -462,8 +509,7 @@ fn stage_wait(stage: Stage) -> Option<WaitId> {
 fn submission(thread_id: &str, message_id: &str) -> Build {
     let restore = || Build::Arg(2);
     let context = || Build::field(restore(), "context");
-    let or = |value: Build, default: serde_json::Value, null_too: bool| Build::Or(Box::new(value), Json::of(&default), null_too);
-    let literal = |value: serde_json::Value| Build::Literal(Json::of(&value));
+    let or = |value: Build, default: Json, null_too: bool| Build::Or(Box::new(value), default, null_too);
     let request = Build::Object(vec![
         entry("threadId", text(thread_id)),
         entry("input", Build::Arg(1)),
@@ -472,15 +518,15 @@ fn submission(thread_id: &str, message_id: &str) -> Build {
         entry("responsesapiClientMetadata", Build::field(restore(), "responsesapiClientMetadata")),
         entry("cwd", Build::field(restore(), "cwd")),
         entry("serviceTier", Build::Arg(3)),
-        entry("model", literal(serde_json::Value::Null)),
-        entry("effort", literal(serde_json::Value::Null)),
-        entry("collaborationMode", or(Build::field(context(), "collaborationMode"), serde_json::Value::Null, false)),
+        entry("model", Build::Literal(Json::null())),
+        entry("effort", Build::Literal(Json::null())),
+        entry("collaborationMode", or(Build::field(context(), "collaborationMode"), Json::null(), false)),
     ]);
     let context = Build::Object(vec![
-        entry("attachments", or(Build::Arg(4), serde_json::json!([]), true)),
-        entry("commentAttachments", or(Build::field(context(), "commentAttachments"), serde_json::json!([]), true)),
+        entry("attachments", or(Build::Arg(4), Json::no_items(), true)),
+        entry("commentAttachments", or(Build::field(context(), "commentAttachments"), Json::no_items(), true)),
         entry("mcpAppModelContextAttachments", Build::field(context(), "mcpAppModelContextAttachments")),
-        entry("useAppServerPermissionDefault", literal(serde_json::Value::Bool(true))),
+        entry("useAppServerPermissionDefault", Build::Literal(Json::of(&true))),
     ]);
     Build::Object(vec![entry("request", request), entry("context", context)])
 }
