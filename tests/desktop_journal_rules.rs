@@ -15,7 +15,7 @@ use renderer_steering::core::Action;
 
 fn journaled() -> DesktopHook {
     let mut hook = DesktopHook::new(1_000);
-    hook.enable_journal("rs:".into(), 1_000.0);
+    hook.keep_journal("rs:".into(), 1_000.0);
     hook
 }
 
@@ -62,7 +62,7 @@ fn a_delivered_steer_removes_its_record_and_an_unknown_one_keeps_it() {
     drain(&mut hook);
     hook.own_ended(steer, Ended::Error(lost()));
     assert!(writes(&drain(&mut hook)).is_empty(), "outcome unknown: kept");
-    hook.forget("m-2");
+    hook.forget_record("m-2");
     assert_eq!(writes(&drain(&mut hook)), [(storage_key("rs:", JournalDialect::Codexhost, "t", "m-2"), None)], "until forgotten");
 }
 

@@ -147,7 +147,7 @@ fn a_route_whose_start_turn_resolved_refuses_its_late_turn_start_as_disposed_unt
     let (steer, start, id) = start_turn_at(&mut hook, 0, call("t", "x", Some("m-1"), 1), Some("turn-1"), Some(vec![]));
     hook.settled(1, start, Ok(ValueFacts::default()));
     assert!(completed(&drain(&mut hook)).is_empty());
-    hook.dispose(10);
+    hook.dispose_at(10);
     let actions = drain(&mut hook);
     assert_eq!(failed_kind(&actions, steer), "outcomeUnknown");
     assert_eq!(hook.open_route("t", &id), Some(steer), "its turn/start may still come");
@@ -164,7 +164,7 @@ fn an_unseen_late_turn_start_keeps_the_route_until_the_late_window_ends() {
     let (steer, _) = started(&mut hook, 0, call("t", "x", Some("m-1"), 1), Some("turn-1"));
     hook.start_settled(steer, true);
     hook.start_ended(1, steer, Ended::Ok);
-    hook.dispose(10);
+    hook.dispose_at(10);
     hook.done_ended(steer, Ended::Cancelled);
     assert!(!drain(&mut hook).contains(&Action::Released { op: steer }));
     hook.tick(69);
@@ -323,7 +323,7 @@ fn an_earlier_wait_that_ends_after_dispose_is_disposed_however_it_ended() {
         assert!(matches!(hook.earlier(0, steer, true), NewTurnStep::WaitEarlier(_, None)));
         steer
     });
-    hook.dispose(5);
+    hook.dispose_at(5);
     assert_eq!(step_kind(&hook.earlier_ended(waiting[0], Ended::Ok)), "disposed", "released just as it was disposed");
     assert_eq!(step_kind(&hook.earlier_ended(waiting[1], Ended::Timeout)), "disposed", "expired just as it was disposed");
 }
@@ -337,7 +337,7 @@ fn a_routes_request_past_its_deadline_or_after_dispose_is_refused_before_start_t
     let (timed, timed_id) = started(&mut hook, 0, call("b", "x", Some("m-2"), 2), Some("turn-1"));
     assert_eq!(step_kind(&hook.start_ended(100, timed, Ended::Timeout)), "timeout");
     let (_, open) = started(&mut hook, 100, call("c", "x", Some("m-3"), 3), Some("turn-1"));
-    hook.dispose(150);
+    hook.dispose_at(150);
     let Outgoing::Refused(refusal) = hook.request(150, "turn/start", "c", Some(&open), 3) else { panic!("left after dispose") };
     assert_eq!(refusal.failure.kind(), "disposed", "within its bound, its startTurn not yet ended");
     let Outgoing::Refused(refusal) = hook.request(150, "turn/start", "b", Some(&timed_id), 2) else { panic!("left after its timeout") };

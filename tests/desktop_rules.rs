@@ -38,7 +38,7 @@ fn what_the_hook_does_not_handle_goes_to_the_desktops_own_path() {
     assert_eq!(hook.steer(SteerCall { thread_id: None, ..call("t", "x", None, 1) }), Admission::Desktop, "no thread id");
     assert_eq!(hook.steer(SteerCall { text: None, ..call("t", "x", None, 1) }), Admission::Desktop, "not text");
     assert_eq!(hook.steer(SteerCall { follower: true, ..call("t", "x", None, 1) }), Admission::Desktop, "a follower");
-    hook.dispose(0);
+    hook.dispose_at(0);
     assert_eq!(hook.steer(call("t", "x", None, 1)), Admission::Desktop, "after dispose");
 }
 
@@ -172,7 +172,7 @@ fn dispose_cancels_every_wait_and_a_wait_opened_after_it_ends_at_once() {
     let active = next_call(&mut hook, Target::SubmissionHost("getActiveTurnId"));
     hook.called(0, active.id, Returned::Value(ValueFacts { absent: true, ..ValueFacts::default() }));
     let below = next_call(&mut hook, Target::Below);
-    hook.dispose(5);
+    hook.dispose_at(5);
     let actions = drain(&mut hook);
     let cancelled = result_of(&actions, open).expect_err("cancelled by dispose");
     assert!(cancelled.failure.message().contains("disposed before the answer") && restores(&actions));
@@ -189,7 +189,7 @@ fn a_late_active_turn_steer_keeps_its_tag_for_one_steer_bound_after_dispose_then
     let mut hook = DesktopHook::new(100);
     let steer = own(&mut hook, call("t", "x", Some("m-1"), 1), Delivery::ActiveTurn, true);
     hook.own_ended(steer, Ended::Timeout);
-    hook.dispose(200);
+    hook.dispose_at(200);
     assert!(!restores(&drain(&mut hook)), "its turn/steer may still leave");
     assert_eq!(hook.request(250, "turn/steer", "t", Some("m-1"), 1), Outgoing::Own(steer, Some(Delivery::ActiveTurn)));
     assert_eq!(hook.next_deadline(), Some(300));
@@ -206,7 +206,7 @@ fn the_layer_is_restored_once_and_only_after_dispose() {
     assert!(!restores(&drain(&mut hook)), "a live hook keeps its layer");
     let late = own(&mut hook, call("t", "y", Some("m-2"), 2), Delivery::ActiveTurn, true);
     hook.own_ended(late, Ended::Timeout);
-    hook.dispose(200);
+    hook.dispose_at(200);
     assert!(!restores(&drain(&mut hook)));
     hook.own_settled(late);
     assert!(restores(&drain(&mut hook)), "nothing is left to tag");
@@ -218,7 +218,7 @@ fn the_layer_is_restored_once_and_only_after_dispose() {
 fn an_official_steer_out_at_dispose_does_not_keep_the_layer() {
     let mut hook = DesktopHook::new(100);
     own(&mut hook, call("t", "x", Some("m-1"), 1), Delivery::Official, true);
-    hook.dispose(0);
+    hook.dispose_at(0);
     assert!(restores(&drain(&mut hook)));
 }
 
@@ -229,7 +229,7 @@ fn a_decision_that_arrives_after_dispose_or_names_no_known_delivery_fails_closed
     let b = admit(&mut hook, call("b", "x", Some("m"), 2));
     let unknown = hook.decided(a, Some((None, true)), false);
     assert!(matches!(unknown, Decided::Done(ref v) if failed(v).failure.kind() == "disposed"));
-    hook.dispose(0);
+    hook.dispose_at(0);
     let late = hook.decided(b, Some((Some(Delivery::ActiveTurn), true)), false);
     assert!(matches!(late, Decided::Done(ref v) if failed(v).failure.kind() == "disposed"));
 }
@@ -257,7 +257,7 @@ fn a_delivery_other_than_the_one_presented_is_reconciled_and_none_after_dispose(
     assert_eq!((r.presented, r.delivery, r.turn_id.as_deref()), (Delivery::ActiveTurn, Delivery::NewTurn, Some("turn-2")));
     hook.answered(Delivery::Official, "t", Some("m"), Answer::default());
     assert!(drain(&mut hook).is_empty(), "no delivery named");
-    hook.dispose(0);
+    hook.dispose_at(0);
     assert!(restores(&drain(&mut hook)));
     hook.answered(Delivery::ActiveTurn, "t", Some("m"), answer());
     assert!(drain(&mut hook).is_empty());
@@ -304,7 +304,7 @@ fn the_hook_tells_its_steer_bound_and_whether_it_is_disposed() {
     let mut hook = DesktopHook::new(1_234);
     assert_eq!(hook.steer_ms(), 1_234);
     assert!(!hook.is_disposed());
-    hook.dispose(0);
+    hook.dispose_at(0);
     assert!(hook.is_disposed());
 }
 

@@ -148,7 +148,7 @@ pub struct Sim {
 impl Sim {
     pub fn new(script: &[u8]) -> Self {
         let mut hook = DesktopHook::new(STEER_MS);
-        hook.enable_journal("sim:".into(), 0.0);
+        hook.keep_journal("sim:".into(), 0.0);
         Sim {
             hook,
             script: Script { bytes: script.to_vec(), at: 0 },
@@ -335,7 +335,7 @@ impl Sim {
 
     fn dispose(&mut self) {
         self.disposed = true;
-        self.hook.dispose(self.now);
+        self.hook.dispose_at(self.now);
         self.carry_all();
     }
 }

@@ -317,7 +317,7 @@ impl CodexhostEngine {
     /// a thread read), noting the connection it leaves on.
     fn ask(&mut self, op_id: OpId, op: &mut Op, method: &'static str, params: Json, timeout: Option<u64>, now: u64) {
         op.connection = self.dialect.knowledge.connection();
-        self.request(op_id, method, params, timeout, now);
+        self.request_plain(op_id, method, params, timeout, now);
     }
 
     /// Ends `op` with `failure` (its draft handed back); `shown` is what

@@ -104,14 +104,14 @@ impl DesktopHook {
     /// decide asks the decider first ([`Target::Decide`]).
     #[cfg_attr(feature = "size-first", optimize(size))]
     pub fn steer_turn(&mut self, now: u64, call: SteerCall) -> Reply {
-        self.now = now;
+        self.dialect.now = now;
         let reply = match self.steer(call) {
             Admission::Desktop => Reply::Desktop,
             Admission::Joined(steer) => Reply::Promise(steer),
             Admission::Busy => Reply::Refused(super::Refusal::new(crate::core::Failure::busy(), None)),
             Admission::Refused(refusal) => Reply::Refused(refusal),
             Admission::Decide(steer) => {
-                let (thread_id, words) = self.steers.get(&steer).map(|s| (s.thread_id.clone(), s.text.clone())).unwrap_or_default();
+                let (thread_id, words) = self.ops.get(&steer).map(|s| (s.thread_id.clone(), s.text.clone())).unwrap_or_default();
                 let decision = Build::Object(vec![entry("threadId", text(&thread_id)), entry("text", text(&words))]);
                 self.make(steer, Target::Decide, Some(vec![decision]), Read::Decision(thread_id), true, Purpose::Decide(steer));
                 Reply::Promise(steer)
@@ -126,7 +126,7 @@ impl DesktopHook {
     /// arguments under, when the engine makes a call with them).
     #[cfg_attr(feature = "size-first", optimize(size))]
     pub fn send_request(&mut self, now: u64, request: RequestCall) -> (Reply, SteerId) {
-        self.now = now;
+        self.dialect.now = now;
         let op = self.new_op();
         let RequestCall { method, thread_id, message_id, expected_turn_id, input } = request;
         let reply = match self.request_into(now, &method, &thread_id, message_id.as_deref(), expected_turn_id, input) {
@@ -175,16 +175,16 @@ impl DesktopHook {
     /// read of a synchronous call's value), threw, or was not there.
     #[cfg_attr(feature = "size-first", optimize(size))]
     pub fn called(&mut self, now: u64, call: CallId, returned: Returned) {
-        self.now = now;
-        let Some(purpose) = self.calls.get(&call).cloned() else { return };
+        self.dialect.now = now;
+        let Some(purpose) = self.dialect.calls.get(&call).cloned() else { return };
         match returned {
             Returned::Value(facts) => self.returned(call, purpose, facts),
             Returned::Threw(facts) => {
-                self.calls.remove(&call);
+                self.dialect.calls.remove(&call);
                 self.threw(call, purpose, facts);
             }
             Returned::Missing => {
-                self.calls.remove(&call);
+                self.dialect.calls.remove(&call);
                 self.missing(call, purpose);
             }
         }
@@ -194,8 +194,8 @@ impl DesktopHook {
     /// An awaited call settled: resolved (with the facts read of its value) or rejected.
     #[cfg_attr(feature = "size-first", optimize(size))]
     pub fn settled(&mut self, now: u64, call: CallId, result: Result<ValueFacts, ErrorFacts>) {
-        self.now = now;
-        let Some(purpose) = self.calls.remove(&call) else { return };
+        self.dialect.now = now;
+        let Some(purpose) = self.dialect.calls.remove(&call) else { return };
         let ended = match &result {
             Ok(_) => Ended::Ok,
             Err(facts) => Ended::Error(facts.clone()),
@@ -218,7 +218,7 @@ impl DesktopHook {
             Purpose::Below(steer) => self.call_ended(steer, call, ended, None),
             Purpose::FollowUps(steer) => self.call_ended(steer, call, ended, result.ok()),
             Purpose::Resume(wait) => {
-                if self.waits.settle(wait).is_some() && result.is_err() {
+                if self.requests.settle(wait).is_some() && result.is_err() {
                     self.report("could not resume follow-ups", Some(call));
                 }
             }
@@ -230,7 +230,7 @@ impl DesktopHook {
             }
             Purpose::PlainStart(route) => self.plain_start_ended(route, result.err().map(ErrorFacts::of_desktop).as_ref()),
             Purpose::Routed(op, route, rewrite, wait) => {
-                if self.waits.settle(wait).is_some() {
+                if self.requests.settle(wait).is_some() {
                     let ended = match result {
                         Ok(facts) => (Ended::Ok, Some(facts)),
                         Err(facts) => (Ended::Error(facts.of_desktop()), None),
@@ -253,30 +253,32 @@ impl DesktopHook {
     /// ```
     #[cfg_attr(feature = "size-first", optimize(size))]
     pub fn tick(&mut self, now: u64) {
-        self.now = now;
+        self.dialect.now = now;
         self.expire(now);
         self.pump();
     }
 
-    /// Dispose: every wait ends (cancelled), steers still to be decided
-    /// fail closed, routes whose `startTurn` settled go, and the layer goes
-    /// once nothing is left to follow, at most one steer bound from `now`.
+    /// Dispose at `now`: every wait ends (cancelled), steers still to be
+    /// decided fail closed, routes whose `startTurn` settled go, and the
+    /// layer goes once nothing is left to follow, at most one steer bound
+    /// from `now`.
     ///
     /// ```
     /// # use renderer_steering::core::desktop::DesktopHook;
     /// # use renderer_steering::core::Action;
     /// let mut hook = DesktopHook::new(100);
-    /// hook.dispose(0);
+    /// hook.dispose_at(0);
     /// assert_eq!(hook.poll_action(), Some(Action::Restore));
     /// ```
     #[cfg_attr(feature = "size-first", optimize(size))]
-    pub fn dispose(&mut self, now: u64) {
-        self.now = now;
-        self.end_all(now);
-        self.pump();
+    pub fn dispose_at(&mut self, now: u64) {
+        if self.is_disposed() {
+            return;
+        }
+        self.dialect.now = now;
+        self.dispose();
     }
 }
-
 /// A field of an object the driver builds, set even when absent.
 #[cfg_attr(feature = "size-first", optimize(size))]
 pub(crate) fn entry(key: &'static str, value: Build) -> Entry {

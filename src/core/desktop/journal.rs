@@ -49,12 +49,12 @@ impl DesktopHook {
     /// ```
     /// # use renderer_steering::core::desktop::DesktopHook;
     /// let mut hook = DesktopHook::new(1_000);
-    /// hook.enable_journal("rs:".into(), 0.0);
+    /// hook.keep_journal("rs:".into(), 0.0);
     /// assert!(hook.poll_action().is_none(), "nothing is written until a message leaves");
     /// ```
     #[cfg_attr(feature = "size-first", optimize(size))]
-    pub fn enable_journal(&mut self, prefix: String, wall_offset_ms: f64) {
-        self.journal = Some(Journal { prefix, wall_offset_ms, written: Vec::new() });
+    pub fn keep_journal(&mut self, prefix: String, wall_offset_ms: f64) {
+        self.dialect.journal = Some(Journal { prefix, wall_offset_ms, written: Vec::new() });
     }
 
     /// Drops the record of `message_id` this hook wrote (the app has dealt with it).
@@ -62,12 +62,12 @@ impl DesktopHook {
     /// ```
     /// # use renderer_steering::core::desktop::DesktopHook;
     /// let mut hook = DesktopHook::new(1_000);
-    /// hook.forget("m-1");
+    /// hook.forget_record("m-1");
     /// assert!(hook.poll_action().is_none());
     /// ```
     #[cfg_attr(feature = "size-first", optimize(size))]
-    pub fn forget(&mut self, message_id: &str) {
-        let Some(journal) = &mut self.journal else { return };
+    pub fn forget_record(&mut self, message_id: &str) {
+        let Some(journal) = &mut self.dialect.journal else { return };
         let (gone, kept): (Vec<_>, Vec<_>) = std::mem::take(&mut journal.written).into_iter().partition(|w| w.message_id == message_id);
         journal.written = kept;
         for written in gone {
@@ -79,8 +79,8 @@ impl DesktopHook {
     /// an id cannot be named after a restart: none is written).
     #[cfg_attr(feature = "size-first", optimize(size))]
     pub(super) fn journal_leaving(&mut self, leaving: Leaving<'_>) {
-        let (Some(journal), Some(message_id)) = (&mut self.journal, leaving.message_id) else { return };
-        let Some(steer) = self.steers.get(&leaving.steer) else { return };
+        let (Some(journal), Some(message_id)) = (&mut self.dialect.journal, leaving.message_id) else { return };
+        let Some(steer) = self.ops.get(&leaving.steer) else { return };
         let record = JournalRecord {
             v: JOURNAL_VERSION,
             dialect: JournalDialect::Codexhost,
@@ -114,8 +114,8 @@ impl DesktopHook {
     /// The steer's outcome is given: its record goes once no steer carrying
     /// it is out, unless one of them ended with an unknown outcome.
     #[cfg_attr(feature = "size-first", optimize(size))]
-    pub(super) fn journal_settled(&mut self, steer: SteerId, unknown: bool) {
-        let Some(journal) = &mut self.journal else { return };
+    pub(super) fn journal_steer_settled(&mut self, steer: SteerId, unknown: bool) {
+        let Some(journal) = &mut self.dialect.journal else { return };
         let mut gone = Vec::new();
         journal.written.retain_mut(|written| {
             let Some(at) = written.steers.iter().position(|s| *s == steer) else { return true };

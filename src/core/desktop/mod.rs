@@ -25,11 +25,13 @@
 //! ```
 
 mod call;
+mod events;
 mod flow;
 mod follow_ups;
 mod journal;
 mod new_turn;
 mod own;
+mod paths;
 mod route;
 mod steps;
 mod tag;
@@ -52,11 +54,13 @@ use tag::Tags;
 
 use crate::core::codexhost::recent::{RecentMessages, Remembered};
 use crate::core::codexhost::Delivery;
-use crate::core::flight::{Admission as LaneAdmission, Lanes, Ticket};
-use crate::core::requests::PendingRequests;
+use crate::core::engine::{Dialect, Engine};
+use crate::core::flight::{Admission as LaneAdmission, Ticket};
+use crate::core::journal::JournalDialect;
+use crate::core::requests::Pending;
 use crate::core::sorted_map::SortedMap;
-use crate::core::{Action, Failure, Json};
-use std::collections::VecDeque;
+use crate::core::timeouts::Timeouts;
+use crate::core::{Action, Failure, HostAnswer, Json};
 
 /// What a refused retry says: the first attempt may already be in the thread.
 const NOT_SENT_AGAIN: &str =
@@ -64,7 +68,7 @@ const NOT_SENT_AGAIN: &str =
 
 /// One steer the hook handles, until its result is given.
 #[derive(Debug)]
-struct Steer {
+pub struct Steer {
     thread_id: String,
     text: String,
     /// The argument id, else `restoreMessage.id` (what joins and what is remembered).
@@ -99,36 +103,63 @@ struct Steer {
     fresh_id: String,
 }
 
-/// The desktop hook's state: lanes, the desktop's own steers, newTurn
-/// routes, the unconfirmed ids, waits, and dispose's late window.
-#[derive(Debug)]
-pub struct DesktopHook {
-    steer_ms: u64,
-    next: u64,
-    steers: SortedMap<SteerId, Steer>,
-    lanes: Lanes,
+/// The desktop hook: the shared [`Engine`] (its ops are the steers, its
+/// lanes one steer in flight per thread, its pending requests the waits,
+/// its action queue what the driver carries out) over the desktop's own
+/// state ([`Desktop`]).
+///
+/// ```
+/// use renderer_steering::core::desktop::DesktopHook;
+/// let hook = DesktopHook::new(1_000);
+/// assert_eq!((hook.steer_ms(), hook.live_state()), (1_000, 0));
+/// ```
+pub type DesktopHook = Engine<Desktop>;
+
+/// What the desktop hook holds beyond the engine's shared state: the
+/// desktop's own steers' tags, newTurn routes, the unconfirmed ids, the
+/// calls out, and dispose's late window.
+#[derive(Debug, Default)]
+pub struct Desktop {
     tags: Tags,
     routes: Vec<Route>,
     /// Threads whose `startTurn` the hook is calling right now.
     starting: Vec<String>,
     unconfirmed: RecentMessages,
-    /// Bounded waits on the desktop's calls: the engines' pending calls.
-    waits: PendingRequests,
-    disposed: bool,
     /// One steer bound after dispose: late requests are no longer waited for.
     late_deadline: Option<u64>,
     late_over: bool,
     restored: bool,
-    /// What the rules noted for the order to carry on with (`steps.rs`).
+    /// What the rules noted for the order to carry on with (`events.rs`).
     effects: Vec<Effect>,
-    /// What the driver is to do, in order.
-    actions: VecDeque<Action<Settled>>,
     /// The calls made and not settled, and what each is for.
     calls: SortedMap<CallId, Purpose>,
     next_call: u64,
     /// The latest time an input brought.
     now: u64,
     journal: Option<journal::Journal>,
+}
+
+impl Dialect for Desktop {
+    type Outcome = Settled;
+    type Op = Steer;
+    const JOURNAL: JournalDialect = JournalDialect::Codexhost;
+
+    /// The hook sends no request of its own: the desktop's calls end through `called` and `settled`.
+    fn on_answer(_: &mut Engine<Self>, _: Pending, _: HostAnswer, _: u64) {}
+
+    fn on_dispose(engine: &mut Engine<Self>) {
+        let now = engine.dialect.now;
+        engine.end_all(now);
+        engine.pump();
+    }
+
+    fn next_deadline(engine: &Engine<Self>) -> Option<u64> {
+        engine.next_deadline()
+    }
+
+    fn held(&self) -> usize {
+        self.routes.len() + self.calls.len()
+    }
 }
 
 impl DesktopHook {
@@ -140,27 +171,7 @@ impl DesktopHook {
     /// ```
     #[cfg_attr(feature = "size-first", optimize(size))]
     pub fn new(steer_ms: u64) -> Self {
-        DesktopHook {
-            steer_ms,
-            next: 0,
-            steers: SortedMap::new(),
-            lanes: Lanes::default(),
-            tags: Tags::default(),
-            routes: Vec::new(),
-            starting: Vec::new(),
-            unconfirmed: RecentMessages::default(),
-            waits: PendingRequests::default(),
-            disposed: false,
-            late_deadline: None,
-            late_over: false,
-            restored: false,
-            effects: Vec::new(),
-            actions: VecDeque::new(),
-            calls: SortedMap::new(),
-            next_call: 0,
-            now: 0,
-            journal: None,
-        }
+        Engine::with_dialect(Timeouts { steer_ms, ..Timeouts::default() }, Desktop::default())
     }
 
     /// The `steerTurn` wrapper's first step: the desktop's own path for what
@@ -176,7 +187,7 @@ impl DesktopHook {
     /// ```
     #[cfg_attr(feature = "size-first", optimize(size))]
     pub fn steer(&mut self, call: SteerCall) -> Admission {
-        if self.disposed {
+        if self.is_disposed() {
             return Admission::Desktop;
         }
         let Some(thread_id) = call.thread_id.as_deref() else { return Admission::Desktop };
@@ -188,21 +199,21 @@ impl DesktopHook {
             route.handed_to_steer = true;
             return Admission::Desktop;
         }
-        if self.starting.iter().any(|t| t == thread_id) || call.follower {
+        if self.dialect.starting.iter().any(|t| t == thread_id) || call.follower {
             return Admission::Desktop;
         }
         let Some(text) = call.text.as_deref() else { return Admission::Desktop };
-        let ticket = Ticket { op: SteerId(self.next + 1), message_id: message_id.map(Into::into), draft: Json::of(text) };
+        let ticket = Ticket { op: SteerId(self.last_op_id().0 + 1), message_id: message_id.map(Into::into), draft: Json::of(text) };
         match self.lanes.peek_exclusive(thread_id, &ticket) {
             LaneAdmission::Join(steer) => return Admission::Joined(steer),
             LaneAdmission::Refused | LaneAdmission::Queued => return Admission::Busy,
             LaneAdmission::Start => {}
         }
-        if let Some(id) = message_id.filter(|id| self.unconfirmed.is_unknown(thread_id, id)) {
+        if let Some(id) = message_id.filter(|id| self.dialect.unconfirmed.is_unknown(thread_id, id)) {
             return Admission::Refused(Refusal::new(Failure::outcome_unknown("steerTurn", NOT_SENT_AGAIN), Some(id.into())));
         }
         let id = ticket.op;
-        self.next = id.0;
+        self.new_op_id();
         self.lanes.admit_exclusive(thread_id, ticket);
         let steer = Steer {
             thread_id: thread_id.into(),
@@ -225,7 +236,7 @@ impl DesktopHook {
             start_turn: call.start_turn,
             fresh_id: call.fresh_id,
         };
-        self.steers.insert(id, steer);
+        self.ops.insert(id, steer);
         Admission::Decide(id)
     }
 
@@ -233,19 +244,19 @@ impl DesktopHook {
     /// from `now`); ended at once (cancelled) after dispose.
     #[cfg_attr(feature = "size-first", optimize(size))]
     pub(crate) fn wait(&mut self, now: u64, steer: Option<SteerId>) -> WaitId {
-        let steer_deadline = steer.and_then(|s| self.steers.get(&s)).and_then(|s| s.deadline);
-        let route_deadline = steer.and_then(|s| self.routes.iter().find(|r| r.steer == s)).map(|r| r.deadline);
-        let deadline = steer_deadline.or(route_deadline).unwrap_or(now.saturating_add(self.steer_ms));
+        let steer_deadline = steer.and_then(|s| self.ops.get(&s)).and_then(|s| s.deadline);
+        let route_deadline = steer.and_then(|s| self.dialect.routes.iter().find(|r| r.steer == s)).map(|r| r.deadline);
+        let deadline = steer_deadline.or(route_deadline).unwrap_or(now.saturating_add(self.timeouts.steer_ms));
         self.wait_until(steer.unwrap_or(SteerId(0)), deadline)
     }
 
     /// Opens a wait of `owner` ending at `deadline`; ended at once (cancelled) after dispose.
     #[cfg_attr(feature = "size-first", optimize(size))]
     pub(crate) fn wait_until(&mut self, owner: SteerId, deadline: u64) -> WaitId {
-        let id = self.waits.wait_until(owner, deadline);
-        if self.disposed {
-            self.waits.settle(id);
-            self.effects.push(Effect::Cancelled(id));
+        let id = self.requests.wait_until(owner, deadline);
+        if self.is_disposed() {
+            self.requests.settle(id);
+            self.dialect.effects.push(Effect::Cancelled(id));
         }
         id
     }
@@ -253,10 +264,10 @@ impl DesktopHook {
     /// Time passed: ends waits, lanes and dispose's late window due at `now`.
     #[cfg_attr(feature = "size-first", optimize(size))]
     pub(super) fn expire(&mut self, now: u64) {
-        self.effects.extend(self.waits.expire(now).into_iter().map(|(id, _)| Effect::Expired(id)));
+        self.dialect.effects.extend(self.requests.expire(now).into_iter().map(|(id, _)| Effect::Expired(id)));
         self.lanes.expire(now);
-        if self.late_deadline.is_some_and(|at| at <= now) && !self.late_over {
-            self.late_over = true;
+        if self.dialect.late_deadline.is_some_and(|at| at <= now) && !self.dialect.late_over {
+            self.dialect.late_over = true;
             self.release_routes();
             self.restore_when_idle();
         }
@@ -270,36 +281,21 @@ impl DesktopHook {
     /// ```
     #[cfg_attr(feature = "size-first", optimize(size))]
     pub fn next_deadline(&self) -> Option<u64> {
-        let late = self.late_deadline.filter(|_| !self.late_over);
-        [self.waits.next_deadline(), self.lanes.next_deadline(), late].into_iter().flatten().min()
+        let late = self.dialect.late_deadline.filter(|_| !self.dialect.late_over);
+        [self.requests.next_deadline(), self.lanes.next_deadline(), late].into_iter().flatten().min()
     }
 
     /// Dispose: every wait ends (cancelled), routes whose `startTurn`
     /// settled go, and the late window opens.
     #[cfg_attr(feature = "size-first", optimize(size))]
     pub(super) fn end_all(&mut self, now: u64) {
-        if self.disposed {
-            return;
-        }
-        self.disposed = true;
-        self.effects.extend(self.waits.ids().into_iter().map(Effect::Cancelled));
-        self.waits.clear();
+        self.dialect.effects.extend(self.requests.ids().into_iter().map(Effect::Cancelled));
+        self.requests.clear();
         self.release_routes();
-        if self.tags.any_tagged() || !self.routes.is_empty() {
-            self.late_deadline = Some(now.saturating_add(self.steer_ms));
+        if self.dialect.tags.any_tagged() || !self.dialect.routes.is_empty() {
+            self.dialect.late_deadline = Some(now.saturating_add(self.timeouts.steer_ms));
         }
         self.restore_when_idle();
-    }
-
-    /// True once disposed.
-    ///
-    /// ```
-    /// # use renderer_steering::core::desktop::DesktopHook;
-    /// assert!(!DesktopHook::new(1).is_disposed());
-    /// ```
-    #[cfg_attr(feature = "size-first", optimize(size))]
-    pub fn is_disposed(&self) -> bool {
-        self.disposed
     }
 
     /// The steer bound in ms.
@@ -310,17 +306,17 @@ impl DesktopHook {
     /// ```
     #[cfg_attr(feature = "size-first", optimize(size))]
     pub fn steer_ms(&self) -> u64 {
-        self.steer_ms
+        self.timeouts.steer_ms
     }
 
     /// The result of `steer` is given: its lane is free, and an unknown
     /// outcome the host would not deduplicate is remembered, so its retry is
     /// refused instead of applied twice.
     #[cfg_attr(feature = "size-first", optimize(size))]
-    fn finish(&mut self, steer: SteerId, verdict: Verdict, rethrown: Option<&ErrorFacts>) -> Verdict {
-        let Some(s) = self.steers.remove(&steer) else { return verdict };
+    fn finish_steer(&mut self, steer: SteerId, verdict: Verdict, rethrown: Option<&ErrorFacts>) -> Verdict {
+        let Some(s) = self.ops.remove(&steer) else { return verdict };
         self.lanes.finish(&s.thread_id, steer);
-        if let Some(route) = self.routes.iter_mut().find(|r| r.steer == steer) {
+        if let Some(route) = self.dialect.routes.iter_mut().find(|r| r.steer == steer) {
             route.finished = true;
             self.release_route(steer);
         }
@@ -330,15 +326,15 @@ impl DesktopHook {
             Verdict::Rethrow => own::rethrown_unknown(rethrown),
             Verdict::Resolve => None,
         };
-        self.journal_settled(steer, failed_unknown.is_some());
+        self.journal_steer_settled(steer, failed_unknown.is_some());
         if let (Verdict::Resolve, Some(paused_before)) = (&verdict, s.paused_before) {
-            self.effects.push(Effect::Resume { thread_id: s.thread_id.clone(), paused_before });
+            self.dialect.effects.push(Effect::Resume { thread_id: s.thread_id.clone(), paused_before });
         }
         if let (true, Some(sent_id)) = (remember, failed_unknown) {
             let presented = Delivery::Official;
             for id in [sent_id, s.caller_id.as_deref()].into_iter().flatten() {
                 let what = Remembered::Unknown { deduplicated: false, turn_id: None, presented };
-                self.unconfirmed.remember(&s.thread_id, id, &s.text, what);
+                self.dialect.unconfirmed.remember(&s.thread_id, id, &s.text, what);
             }
         }
         verdict
@@ -349,10 +345,14 @@ impl DesktopHook {
     /// still be tagged (those at most one steer bound after dispose).
     #[cfg_attr(feature = "size-first", optimize(size))]
     fn restore_when_idle(&mut self) {
-        if !self.disposed || self.restored || !self.routes.is_empty() || (self.tags.any_tagged() && !self.late_over) {
+        if !self.is_disposed()
+            || self.dialect.restored
+            || !self.dialect.routes.is_empty()
+            || (self.dialect.tags.any_tagged() && !self.dialect.late_over)
+        {
             return;
         }
-        self.restored = true;
+        self.dialect.restored = true;
         self.actions.push_back(Action::Restore);
     }
 
@@ -363,7 +363,7 @@ impl DesktopHook {
         if self.lanes.in_flight(thread_id).is_none() {
             return;
         }
-        self.steers.retain(|_, s| {
+        self.ops.retain(|_, s| {
             s.left_as_start |= s.thread_id == thread_id;
             true
         });

@@ -86,8 +86,8 @@ impl DesktopHook {
     /// ```
     #[cfg_attr(feature = "size-first", optimize(size))]
     pub fn new_turn(&mut self, now: u64, steer: SteerId, facts: NewTurnFacts) -> NewTurnStep {
-        let deadline = now.saturating_add(self.steer_ms);
-        let Some(s) = self.steers.get_mut(&steer) else { return NewTurnStep::Done(Verdict::Fail(Refusal::new(Failure::disposed(), None))) };
+        let deadline = now.saturating_add(self.timeouts.steer_ms);
+        let Some(s) = self.ops.get_mut(&steer) else { return NewTurnStep::Done(Verdict::Fail(Refusal::new(Failure::disposed(), None))) };
         s.deadline = Some(deadline);
         let failure = if facts.pending_turn_start {
             Some(Failure::pending_turn_start())
@@ -103,7 +103,7 @@ impl DesktopHook {
             None
         };
         if let Some(failure) = failure {
-            return NewTurnStep::Done(self.finish(steer, Verdict::Fail(Refusal::new(failure, None)), None));
+            return NewTurnStep::Done(self.finish_steer(steer, Verdict::Fail(Refusal::new(failure, None)), None));
         }
         let message_id = s.argument_id.clone().or(s.restore_id.clone()).unwrap_or(facts.fresh_id);
         s.sent_id = Some(message_id.clone());
@@ -125,13 +125,13 @@ impl DesktopHook {
     /// ```
     #[cfg_attr(feature = "size-first", optimize(size))]
     pub fn earlier(&mut self, now: u64, steer: SteerId, below: bool) -> NewTurnStep {
-        let Some((thread_id, id)) = self.steers.get(&steer).map(|s| (s.thread_id.clone(), s.sent_id.clone().unwrap_or_default())) else {
+        let Some((thread_id, id)) = self.ops.get(&steer).map(|s| (s.thread_id.clone(), s.sent_id.clone().unwrap_or_default())) else {
             return NewTurnStep::Done(Verdict::Fail(Refusal::new(Failure::disposed(), None)));
         };
         let own = self.route_mut(&thread_id, &id).map(|r| (r.steer, r.start_out));
         match own {
             Some((_, false)) => {
-                NewTurnStep::Done(self.finish(steer, Verdict::Fail(Refusal::new(Failure::pending_turn_start(), Some(id))), None))
+                NewTurnStep::Done(self.finish_steer(steer, Verdict::Fail(Refusal::new(Failure::pending_turn_start(), Some(id))), None))
             }
             Some((route, true)) => NewTurnStep::WaitEarlier(self.wait(now, Some(steer)), Some(route)),
             None if below => NewTurnStep::WaitEarlier(self.wait(now, Some(steer)), None),
@@ -147,14 +147,14 @@ impl DesktopHook {
     /// ```
     #[cfg_attr(feature = "size-first", optimize(size))]
     pub fn earlier_ended(&mut self, steer: SteerId, ended: Ended) -> NewTurnStep {
-        let id = self.steers.get(&steer).and_then(|s| s.sent_id.clone());
+        let id = self.ops.get(&steer).and_then(|s| s.sent_id.clone());
         let failure = match ended {
             Ended::Cancelled => Failure::disposed(),
-            _ if self.disposed => Failure::disposed(),
+            _ if self.is_disposed() => Failure::disposed(),
             Ended::Ok => return NewTurnStep::Go,
             _ => Failure::pending_turn_start(),
         };
-        NewTurnStep::Done(self.finish(steer, Verdict::Fail(Refusal::new(failure, id)), None))
+        NewTurnStep::Done(self.finish_steer(steer, Verdict::Fail(Refusal::new(failure, id)), None))
     }
 
     /// The follow-ups were read (`follow_ups`; `None`: they could not be,
@@ -169,9 +169,9 @@ impl DesktopHook {
     /// ```
     #[cfg_attr(feature = "size-first", optimize(size))]
     pub fn start(&mut self, now: u64, steer: SteerId, used_up: bool, follow_ups: Option<&[FollowUp]>) -> NewTurnStep {
-        let disposed = self.disposed;
-        let steer_ms = self.steer_ms;
-        let Some(s) = self.steers.get_mut(&steer) else {
+        let disposed = self.is_disposed();
+        let steer_ms = self.timeouts.steer_ms;
+        let Some(s) = self.ops.get_mut(&steer) else {
             return NewTurnStep::Done(Verdict::Fail(Refusal::new(Failure::disposed(), None)));
         };
         s.paused_before = follow_ups.map(paused_by_stop);
@@ -184,7 +184,7 @@ impl DesktopHook {
             None
         };
         if let Some(failure) = failure {
-            return NewTurnStep::Done(self.finish(steer, Verdict::Fail(Refusal::new(failure, id)), None));
+            return NewTurnStep::Done(self.finish_steer(steer, Verdict::Fail(Refusal::new(failure, id)), None));
         }
         let route = Route {
             steer,
@@ -201,8 +201,8 @@ impl DesktopHook {
             handed_to_steer: false,
             done: None,
         };
-        self.starting.push(s.thread_id.clone());
-        self.routes.push(route);
+        self.dialect.starting.push(s.thread_id.clone());
+        self.dialect.routes.push(route);
         NewTurnStep::Go
     }
 
@@ -218,8 +218,8 @@ impl DesktopHook {
             r.start_out = r.start_out && !threw;
             r.thread_id.clone()
         });
-        if let Some(at) = thread_id.and_then(|t| self.starting.iter().position(|s| *s == t)) {
-            self.starting.remove(at);
+        if let Some(at) = thread_id.and_then(|t| self.dialect.starting.iter().position(|s| *s == t)) {
+            self.dialect.starting.remove(at);
         }
     }
 
@@ -246,9 +246,9 @@ impl DesktopHook {
     /// ```
     #[cfg_attr(feature = "size-first", optimize(size))]
     pub fn start_ended(&mut self, now: u64, steer: SteerId, ended: Ended) -> NewTurnStep {
-        let steer_ms = self.steer_ms;
+        let steer_ms = self.timeouts.steer_ms;
         let Some(route) = self.route_by_steer(steer) else {
-            return NewTurnStep::Done(self.finish(steer, Verdict::Fail(Refusal::new(Failure::disposed(), None)), None));
+            return NewTurnStep::Done(self.finish_steer(steer, Verdict::Fail(Refusal::new(Failure::disposed(), None)), None));
         };
         let (sent, id, plain) = (route.sent, Some(route.message_id.clone()), route.expected_turn_id.is_none());
         let failure = match &ended {
@@ -257,7 +257,7 @@ impl DesktopHook {
                 None => return NewTurnStep::WaitDone(self.wait(now, Some(steer))),
             },
             Ended::Error(facts) if facts.package_error.is_some() => {
-                return NewTurnStep::Done(self.finish(steer, Verdict::Rethrow, Some(facts)))
+                return NewTurnStep::Done(self.finish_steer(steer, Verdict::Rethrow, Some(facts)))
             }
             Ended::Error(facts) if !sent => Failure::transport("startTurn", facts.words.clone()),
             Ended::Error(facts) if plain => answered("turn/start", facts),
@@ -272,7 +272,7 @@ impl DesktopHook {
             Ended::Cancelled => self.abandon(steer, Abandoned::Cancelled),
             _ => {}
         }
-        NewTurnStep::Done(self.finish(steer, Verdict::Fail(Refusal::new(failure, id)), None))
+        NewTurnStep::Done(self.finish_steer(steer, Verdict::Fail(Refusal::new(failure, id)), None))
     }
 
     /// How the wait for the route's one request (after `startTurn` resolved) ended.
@@ -284,7 +284,7 @@ impl DesktopHook {
     #[cfg_attr(feature = "size-first", optimize(size))]
     pub fn done_ended(&mut self, steer: SteerId, ended: Ended) -> Verdict {
         let Some(route) = self.route_by_steer(steer) else {
-            return self.finish(steer, Verdict::Fail(Refusal::new(Failure::disposed(), None)), None);
+            return self.finish_steer(steer, Verdict::Fail(Refusal::new(Failure::disposed(), None)), None);
         };
         if let (Ended::Ok, Some(done)) = (&ended, route.done.clone()) {
             return self.done(steer, done);
@@ -297,7 +297,7 @@ impl DesktopHook {
             (true, Abandoned::Timeout) => "no answer within the steer bound",
             (true, Abandoned::Cancelled) => "disposed before the answer",
         };
-        self.finish(steer, Verdict::Fail(Refusal::new(Failure::outcome_unknown("startTurn", detail), id)), None)
+        self.finish_steer(steer, Verdict::Fail(Refusal::new(Failure::outcome_unknown("startTurn", detail), id)), None)
     }
 
     /// The steer ends as its route's one request did (`None`: accepted; the
@@ -305,6 +305,6 @@ impl DesktopHook {
     #[cfg_attr(feature = "size-first", optimize(size))]
     fn done(&mut self, steer: SteerId, done: Option<Refusal>) -> Verdict {
         let verdict = done.map_or(Verdict::Resolve, Verdict::Fail);
-        self.finish(steer, verdict, None)
+        self.finish_steer(steer, verdict, None)
     }
 }

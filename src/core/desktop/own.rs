@@ -52,13 +52,13 @@ impl DesktopHook {
     /// ```
     #[cfg_attr(feature = "size-first", optimize(size))]
     pub fn decided(&mut self, steer: SteerId, decision: Option<(Option<Delivery>, bool)>, follower: bool) -> Decided {
-        let Some((delivery, host_deduplicates)) = decision else { return Decided::Done(self.finish(steer, Verdict::Rethrow, None)) };
+        let Some((delivery, host_deduplicates)) = decision else { return Decided::Done(self.finish_steer(steer, Verdict::Rethrow, None)) };
         if follower {
             return Decided::Follower;
         }
         // Disposed while the inspect was out: nothing but the inspect has left.
-        let (Some(delivery), false, Some(s)) = (delivery, self.disposed, self.steers.get_mut(&steer)) else {
-            return Decided::Done(self.finish(steer, Verdict::Fail(Refusal::new(Failure::disposed(), None)), None));
+        let (Some(delivery), false, Some(s)) = (delivery, self.is_disposed(), self.ops.get_mut(&steer)) else {
+            return Decided::Done(self.finish_steer(steer, Verdict::Fail(Refusal::new(Failure::disposed(), None)), None));
         };
         s.host_deduplicates = host_deduplicates;
         match delivery {
@@ -82,10 +82,10 @@ impl DesktopHook {
     #[cfg_attr(feature = "size-first", optimize(size))]
     pub fn follower_called(&mut self, now: u64, steer: SteerId, threw: bool) {
         if threw {
-            self.finish(steer, Verdict::Rethrow, None);
-        } else if let Some(s) = self.steers.remove(&steer) {
-            self.lanes.hold_until(&s.thread_id, steer, now.saturating_add(self.steer_ms));
-            self.steers.insert(steer, s);
+            self.finish_steer(steer, Verdict::Rethrow, None);
+        } else if let Some(s) = self.ops.remove(&steer) {
+            self.lanes.hold_until(&s.thread_id, steer, now.saturating_add(self.timeouts.steer_ms));
+            self.ops.insert(steer, s);
         }
     }
 
@@ -101,7 +101,7 @@ impl DesktopHook {
     /// ```
     #[cfg_attr(feature = "size-first", optimize(size))]
     pub fn follower_settled(&mut self, steer: SteerId) {
-        self.finish(steer, Verdict::Resolve, None);
+        self.finish_steer(steer, Verdict::Resolve, None);
     }
 
     /// The desktop's own `steerTurn` is about to be called for an official
@@ -118,9 +118,9 @@ impl DesktopHook {
     /// ```
     #[cfg_attr(feature = "size-first", optimize(size))]
     pub fn own_called(&mut self, steer: SteerId, tag: Option<Delivery>) {
-        let Some(s) = self.steers.get(&steer) else { return };
+        let Some(s) = self.ops.get(&steer) else { return };
         let ids = [&s.argument_id, &s.restore_id].into_iter().flatten().cloned().collect();
-        self.tags.add(steer, &s.thread_id.clone(), tag.unwrap_or(Delivery::Official), ids, s.input);
+        self.dialect.tags.add(steer, &s.thread_id.clone(), tag.unwrap_or(Delivery::Official), ids, s.input);
     }
 
     /// The desktop's own `steerTurn` settled (or threw): no later request is
@@ -136,7 +136,7 @@ impl DesktopHook {
     /// ```
     #[cfg_attr(feature = "size-first", optimize(size))]
     pub fn own_settled(&mut self, steer: SteerId) {
-        self.tags.forget(steer);
+        self.dialect.tags.forget(steer);
         self.restore_when_idle();
     }
 
@@ -154,7 +154,7 @@ impl DesktopHook {
     /// ```
     #[cfg_attr(feature = "size-first", optimize(size))]
     pub fn own_ended(&mut self, steer: SteerId, ended: Ended) -> Verdict {
-        let (sent, id) = self.steers.get(&steer).map(|s| (s.sent, s.sent_id.clone().or(s.argument_id.clone()))).unwrap_or((false, None));
+        let (sent, id) = self.ops.get(&steer).map(|s| (s.sent, s.sent_id.clone().or(s.argument_id.clone()))).unwrap_or((false, None));
         let verdict = match &ended {
             Ended::Ok => Verdict::Resolve,
             Ended::Error(facts) if !sent || facts.package_error.is_some() || facts.rpc.is_some() => Verdict::Rethrow,
@@ -165,7 +165,7 @@ impl DesktopHook {
             Ended::Error(facts) => Some(facts),
             _ => None,
         };
-        self.finish(steer, verdict, rethrown)
+        self.finish_steer(steer, verdict, rethrown)
     }
 
     /// The host answered a request carrying a message presented as
@@ -185,7 +185,7 @@ impl DesktopHook {
     #[cfg_attr(feature = "size-first", optimize(size))]
     pub fn answered(&mut self, presented: Delivery, thread_id: &str, message_id: Option<&str>, answer: Answer) {
         // Once disposed, the app is not called back any more.
-        let Some(delivery) = answer.delivery.filter(|&d| d != presented && !self.disposed) else { return };
+        let Some(delivery) = answer.delivery.filter(|&d| d != presented && !self.is_disposed()) else { return };
         let reconcile =
             Reconcile { thread_id: thread_id.into(), message_id: message_id.map(Into::into), presented, delivery, turn_id: answer.turn_id };
         self.actions.push_back(crate::core::Action::Delivered(reconcile));

@@ -78,12 +78,12 @@ pub const STEER_FIELDS_OF_START: [&str; 5] =
 impl DesktopHook {
     #[cfg_attr(feature = "size-first", optimize(size))]
     pub(crate) fn route_mut(&mut self, thread_id: &str, message_id: &str) -> Option<&mut Route> {
-        self.routes.iter_mut().find(|r| r.thread_id == thread_id && r.message_id == message_id)
+        self.dialect.routes.iter_mut().find(|r| r.thread_id == thread_id && r.message_id == message_id)
     }
 
     #[cfg_attr(feature = "size-first", optimize(size))]
     pub(crate) fn route_by_steer(&mut self, steer: SteerId) -> Option<&mut Route> {
-        self.routes.iter_mut().find(|r| r.steer == steer)
+        self.dialect.routes.iter_mut().find(|r| r.steer == steer)
     }
 
     /// The route of `thread_id` and `message_id` while it is open (a later
@@ -95,7 +95,7 @@ impl DesktopHook {
     /// ```
     #[cfg_attr(feature = "size-first", optimize(size))]
     pub fn open_route(&self, thread_id: &str, message_id: &str) -> Option<SteerId> {
-        self.routes.iter().find(|r| r.thread_id == thread_id && r.message_id == message_id).map(|r| r.steer)
+        self.dialect.routes.iter().find(|r| r.thread_id == thread_id && r.message_id == message_id).map(|r| r.steer)
     }
 
     /// The `sendRequest` wrapper: what becomes of `method` carrying
@@ -142,8 +142,8 @@ impl DesktopHook {
         if let Some(route) = routed {
             return self.routed(now, method, route);
         }
-        let Some((steer, presented)) = self.tags.claim(thread_id, message_id, input) else { return Outgoing::Pass };
-        if let Some(s) = self.steers.get_mut(&steer) {
+        let Some((steer, presented)) = self.dialect.tags.claim(thread_id, message_id, input) else { return Outgoing::Pass };
+        if let Some(s) = self.ops.get_mut(&steer) {
             s.sent = true;
             if message_id.is_some() {
                 s.sent_id = message_id.map(Into::into);
@@ -157,7 +157,7 @@ impl DesktopHook {
     /// The one request of the route of `steer`, or its refusal.
     #[cfg_attr(feature = "size-first", optimize(size))]
     fn routed(&mut self, now: u64, method: &str, steer: SteerId) -> Outgoing {
-        let (disposed, steer_ms) = (self.disposed, self.steer_ms);
+        let (disposed, steer_ms) = (self.is_disposed(), self.timeouts.steer_ms);
         let Some(route) = self.route_by_steer(steer) else { return Outgoing::Pass };
         let id = Some(route.message_id.clone());
         if route.sent {
@@ -215,7 +215,7 @@ impl DesktopHook {
         let Some(route) = self.route_by_steer(steer) else { return };
         let id = Some(route.message_id.clone());
         route.done = Some(failed.map(|facts| Refusal::new(answered("turn/start", facts), id)));
-        self.effects.push(Effect::Done(steer));
+        self.dialect.effects.push(Effect::Done(steer));
     }
 
     /// How the route's `turn/steer` ended (bounded by the route's deadline):
@@ -238,7 +238,7 @@ impl DesktopHook {
             (Ended::Ok, Some(Answer { turn_id: Some(_), .. })) => {
                 if let Some(route) = route {
                     route.done = Some(None);
-                    self.effects.push(Effect::Done(steer));
+                    self.dialect.effects.push(Effect::Done(steer));
                 }
                 let answer = answer.unwrap_or_default();
                 self.answered(Delivery::NewTurn, &thread_id, id.as_deref(), answer);
@@ -251,7 +251,7 @@ impl DesktopHook {
         let refusal = Refusal::new(failure, id);
         if let Some(route) = route {
             route.done = Some(Some(refusal.clone()));
-            self.effects.push(Effect::Done(steer));
+            self.dialect.effects.push(Effect::Done(steer));
         }
         Verdict::Fail(refusal)
     }
@@ -262,22 +262,22 @@ impl DesktopHook {
     /// until one steer bound after dispose.
     #[cfg_attr(feature = "size-first", optimize(size))]
     pub(crate) fn release_route(&mut self, steer: SteerId) {
-        let late_over = self.late_over;
-        let Some(at) = self.routes.iter().position(|r| r.steer == steer) else { return };
-        let route = &self.routes[at];
+        let late_over = self.dialect.late_over;
+        let Some(at) = self.dialect.routes.iter().position(|r| r.steer == steer) else { return };
+        let route = &self.dialect.routes[at];
         if route.start_out || !route.finished || (route.start_resolved && !route.sent && !route.start_seen && !late_over) {
             return;
         }
-        self.routes.remove(at);
+        self.dialect.routes.remove(at);
         self.actions.push_back(crate::core::Action::Released { op: steer });
-        self.effects.push(Effect::Released(steer));
+        self.dialect.effects.push(Effect::Released(steer));
         self.restore_when_idle();
     }
 
     /// Tries to release every route (dispose, the late window's end).
     #[cfg_attr(feature = "size-first", optimize(size))]
     pub(crate) fn release_routes(&mut self) {
-        let steers: Vec<SteerId> = self.routes.iter().map(|r| r.steer).collect();
+        let steers: Vec<SteerId> = self.dialect.routes.iter().map(|r| r.steer).collect();
         for steer in steers {
             self.release_route(steer);
         }

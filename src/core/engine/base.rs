@@ -34,8 +34,8 @@ pub struct Engine<D: Dialect> {
     /// Submissions still running.
     pub(crate) ops: SortedMap<OpId, D::Op>,
     pub(crate) dialect: D,
-    pub(super) requests: PendingRequests,
-    pub(super) actions: VecDeque<Action<D::Outcome>>,
+    pub(crate) requests: PendingRequests,
+    pub(crate) actions: VecDeque<Action<D::Outcome>>,
     /// The journal, once enabled (see `journal.rs`).
     pub(super) journal: Option<Book>,
     next_op: u64,
@@ -67,7 +67,15 @@ impl<D: Dialect> Engine<D> {
         OpId(self.next_op)
     }
 
-    pub(crate) fn is_disposed(&self) -> bool {
+    /// True once disposed.
+    ///
+    /// ```
+    /// # use renderer_steering::core::codexhost::CodexhostEngine;
+    /// let mut e = CodexhostEngine::new(Default::default());
+    /// e.dispose();
+    /// assert!(e.is_disposed());
+    /// ```
+    pub fn is_disposed(&self) -> bool {
         self.disposed
     }
 
@@ -88,7 +96,7 @@ impl<D: Dialect> Engine<D> {
     /// probe, a read, a revoke) and queues [`Action::Send`] for it; the
     /// request that carries a message goes through `request_message`,
     /// which journals it first.
-    pub(crate) fn request(&mut self, op: OpId, method: &'static str, params: Json, timeout_ms: Option<u64>, now: u64) {
+    pub(crate) fn request_plain(&mut self, op: OpId, method: &'static str, params: Json, timeout_ms: Option<u64>, now: u64) {
         self.issue(op, method, params, timeout_ms, false, now);
     }
 

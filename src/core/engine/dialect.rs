@@ -35,6 +35,12 @@ pub trait Dialect: Sized + Debug {
     /// Ends every op still held; the engine is already marked disposed.
     fn on_dispose(engine: &mut Engine<Self>);
 
+    /// The earliest deadline the driver's timer is armed for (the pending
+    /// requests' by default; a dialect with deadlines of its own adds them).
+    fn next_deadline(engine: &Engine<Self>) -> Option<u64> {
+        engine.requests.next_deadline()
+    }
+
     /// Per-key state the dialect holds beyond ops, lanes and requests
     /// (counted by [`Engine::live_state`]).
     fn held(&self) -> usize {

@@ -44,7 +44,7 @@ impl<D: Dialect> Engine<D> {
     /// ```
     #[must_use]
     pub fn poll_timeout(&self) -> Option<u64> {
-        self.requests.next_deadline()
+        D::next_deadline(self)
     }
 
     /// Feeds the host's answer to request `id`. Unknown or settled ids

@@ -74,7 +74,7 @@ impl AcpEngine {
         let op_id = self.new_op_id();
         let trace = Trace { path: Some("inject"), sent: Some(method), ..Trace::default() };
         self.ops.insert(op_id, Op { session_id: session_id.into(), content, message_id: Some(message_id.into()), stage, trace });
-        self.request(op_id, method, params, Some(self.timeouts.request_ms), now);
+        self.request_plain(op_id, method, params, Some(self.timeouts.request_ms), now);
         op_id
     }
 

@@ -88,7 +88,7 @@ impl CodexhostEngine {
                 let params = ThreadParams::read(thread_id, true);
                 recovery.reads.insert(read, thread_id.clone());
                 self.dialect.reading.insert(read, op);
-                self.request(read, "thread/read", params, Some(self.timeouts.decide_ms), now);
+                self.request_plain(read, "thread/read", params, Some(self.timeouts.decide_ms), now);
             }
         }
         if recovery.reads.is_empty() {
