@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # Mutation testing of the sans-IO core: cargo-mutants mutates every
 # function in src/core/ (the desktop hook's rules in src/core/desktop/ among
-# them) and runs the fast rule suites (the library's unit tests and every
-# tests/*_rules.rs, desktop_rules and desktop_route_rules included) against
-# each mutant. Prints caught / missed / timeout / unviable per file and the
+# them) and runs the fast rule suites (the library's unit tests, every
+# tests/*_rules.rs, and the desktop hook's model-based property test)
+# against each mutant. Prints caught / missed / timeout / unviable per file and the
 # score over the non-equivalent mutants.
 #
 #   bash scripts/mutants.sh                          # the whole core, from scratch
@@ -46,6 +46,8 @@ mkdir -p "$OUT"
 if [ "${1:-}" != "--report" ]; then
   TESTS=(--lib)
   for f in tests/*_rules.rs; do TESTS+=(--test "$(basename "$f" .rs)"); done
+  # The desktop hook's order is pinned by its model desktop, fast enough to run per mutant.
+  TESTS+=(--test desktop_properties)
   [ "$#" -eq 0 ] && [ -z "${MUTANTS_FILES:-}" ] && : > "$LEDGER"
   say "mutating src/core/ against: ${TESTS[*]}"
   # No debug info: each mutant relinks every test binary, and the links dominate.

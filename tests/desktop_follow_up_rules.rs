@@ -9,9 +9,10 @@ mod desktop;
 
 use desktop::{call, calls, drain, next_call, result_of, start_turn_at, Out};
 use renderer_steering::core::desktop::{
-    paused_by_stop, to_resume, Build, CallId, DesktopHook, FollowUp, FollowUpId, Reply, RequestCall, Returned, Settled, SteerId, Target,
-    ValueFacts, PAUSE_REASON,
+    paused_by_stop, to_resume, Build, CallId, DesktopHook, ErrorFacts, FollowUp, FollowUpId, Reply, RequestCall, Returned, Settled,
+    SteerId, Target, ValueFacts, PAUSE_REASON,
 };
+use renderer_steering::core::Action;
 
 fn text(id: &str) -> Option<FollowUpId> {
     Some(FollowUpId::Text(id.into()))
@@ -118,4 +119,25 @@ fn a_failed_or_unknown_new_turn_resumes_nothing() {
     let refusal = result_of(&told, steer).expect_err("not failed");
     assert!(refusal.failure.is_outcome_unknown(), "it left: unknown, and the queue stays paused");
     assert!(resumes(&told).is_empty());
+}
+
+#[test]
+fn a_resume_is_logged_only_when_its_mutate_fails_or_does_not_finish_within_the_bound() {
+    for (ends, logged) in
+        [(Some(true), None), (Some(false), Some("could not resume follow-ups")), (None, Some("resuming follow-ups did not finish"))]
+    {
+        let mut hook = DesktopHook::new(1_000);
+        let (steer, start, id) = started(&mut hook, Some(&[]));
+        let told = accepted(&mut hook, steer, start, &id);
+        let mutate = calls(&told).into_iter().find(|c| c.target == Target::Coordinator("mutate")).expect("resumed");
+        hook.called(4, mutate.id, Returned::Value(ValueFacts::default()));
+        match ends {
+            Some(true) => hook.settled(5, mutate.id, Ok(ValueFacts::default())),
+            Some(false) => hook.settled(5, mutate.id, Err(ErrorFacts::words("storage full"))),
+            None => hook.tick(5_000),
+        }
+        let reports: Vec<_> =
+            drain(&mut hook).into_iter().filter_map(|a| if let Action::Report { what, .. } = a { Some(what) } else { None }).collect();
+        assert_eq!(reports, logged.into_iter().collect::<Vec<_>>(), "{ends:?}");
+    }
 }

@@ -32,7 +32,7 @@ fn an_own_request_whose_send_request_throws_keeps_the_desktop_rules() {
 }
 
 /// A steer decided while the window became a follower (the desktop's own
-/// steer, its result given at once), then the same submission again.
+/// steer, whose end is the steer's), then the same submission again.
 #[test]
 fn the_same_submission_after_a_followers_steer_keeps_the_desktop_rules() {
     sim::Sim::run(&[0, 0, 0, 0, 0, 4, 0, 248, 3, 0, 0, 0, 0]);

@@ -355,3 +355,20 @@ fn a_wait_for_a_steer_without_a_new_turn_deadline_is_one_steer_bound_from_now_wh
     hook.tick(1_500);
     assert!(result_of(&drain(&mut hook), steer).is_err());
 }
+
+#[test]
+fn an_attempt_waiting_for_its_earlier_route_goes_on_as_soon_as_that_route_is_gone() {
+    let mut hook = DesktopHook::new(1_000);
+    let (first, start, _) = start_turn_at(&mut hook, 0, call("t", "x", Some("m"), 1), Some("turn-1"), None);
+    hook.tick(1_000);
+    assert_eq!(failed_kind(&drain(&mut hook), first), "timeout", "startTurn still out: its route stays");
+    decided_at(&mut hook, 1_000, call("t", "x", Some("m"), 2), "newTurn", true);
+    let pending = next_call(&mut hook, Target::SubmissionHost("hasPendingTurnStart"));
+    hook.called(1_000, pending.id, Returned::Value(ValueFacts::default()));
+    let active = next_call(&mut hook, Target::SubmissionHost("getActiveTurnId"));
+    hook.called(1_000, active.id, Returned::Value(ValueFacts { turn_id: Some("turn-1".into()), ..ValueFacts::default() }));
+    assert!(calls(&drain(&mut hook)).is_empty(), "it waits for this hook's own route (no hook below is asked)");
+    hook.settled(1_100, start, Err(lost()));
+    let next = calls(&drain(&mut hook));
+    assert_eq!(next.first().map(|c| c.target), Some(Target::Coordinator("loadMessages")), "it goes on at once, long before its bound");
+}

@@ -141,8 +141,9 @@ impl DesktopHook {
                     Some(presented) => Purpose::Answer { presented, thread_id, message_id },
                     None => Purpose::Passed,
                 };
-                let read = if purpose == Purpose::Passed { Read::Nothing } else { Read::Answer };
-                Reply::Returned(self.make(op, Target::OwnSend, Some(vec![Build::Arg(0), params, Build::Arg(2)]), read, true, purpose))
+                // Only an answer that is followed is awaited and read.
+                let (read, awaited) = if purpose == Purpose::Passed { (Read::Nothing, false) } else { (Read::Answer, true) };
+                Reply::Returned(self.make(op, Target::OwnSend, Some(vec![Build::Arg(0), params, Build::Arg(2)]), read, awaited, purpose))
             }
             Outgoing::PlainStart(route) => {
                 let args = vec![text("turn/start"), Build::Arg(1), Build::Arg(2)];
