@@ -122,3 +122,11 @@ fn a_route_going_moves_on_only_the_attempts_of_its_own_message() {
     let asked: Vec<_> = next.iter().map(|c| (c.target, c.args.clone())).collect();
     assert_eq!(asked, vec![(Target::Coordinator("loadMessages"), Some(vec![text("t1")]))], "the other attempt still waits");
 }
+
+#[test]
+fn a_same_id_steer_of_another_draft_while_start_turn_runs_joins_and_only_the_very_input_is_the_hand_over() {
+    let mut hook = DesktopHook::new(1_000);
+    let (steer, _, id) = start_turn_at(&mut hook, 0, call("t", "x", Some("m"), 1), Some("turn-1"), None);
+    assert_eq!(hook.steer_turn(1, call("t", "x", Some(&id), 2)), Reply::Promise(steer), "the user's same submission joins");
+    assert_eq!(hook.steer_turn(1, call("t", "x", Some(&id), 1)), Reply::Desktop, "the desktop's own hand-over of its input");
+}

@@ -325,3 +325,19 @@ fn the_answer_to_an_own_turn_steer_is_followed_as_what_it_was_presented_and_a_tu
     assert_eq!((out.clone(), out.answer_followed("turn/start")), (Outgoing::Own(start, None), None));
     assert_eq!(Outgoing::Pass.answer_followed("turn/steer"), None);
 }
+
+#[test]
+fn a_retry_of_an_unknown_outcome_the_host_deduplicates_leaves_again_only_as_a_turn_steer_into_the_same_turn() {
+    let mut hook = DesktopHook::new(1_000);
+    let first = own(&mut hook, call("t", "x", Some("m-1"), 1), Delivery::ActiveTurn, true);
+    hook.request_into(0, "turn/steer", "t", Some("m-1"), Some("turn-1".into()), 1);
+    assert_eq!(failed(&hook.own_ended(first, Ended::Timeout)).failure.kind(), "outcomeUnknown");
+    hook.own_settled(first);
+    let retry = own(&mut hook, call("t", "x", Some("m-1"), 2), Delivery::ActiveTurn, true);
+    let plain = hook.request_into(1, "turn/start", "t", Some("m-1"), None, 2);
+    assert!(matches!(plain, Outgoing::Refused(r) if r.failure.kind() == "outcomeUnknown"), "never a plain turn/start");
+    let elsewhere = hook.request_into(1, "turn/steer", "t", Some("m-1"), Some("turn-2".into()), 2);
+    assert!(matches!(elsewhere, Outgoing::Refused(_)), "never into another turn");
+    let same = hook.request_into(1, "turn/steer", "t", Some("m-1"), Some("turn-1".into()), 2);
+    assert_eq!(same, Outgoing::Own(retry, Some(Delivery::ActiveTurn)), "the host deduplicates this one");
+}

@@ -32,7 +32,7 @@ export class Driver {
     /** The decider's journal, which the hook's records go to. */
     this.journal = engine.journal;
     this.onReconcile = onReconcile;
-    /** op -> { self, args, draft, promise, resolve, reject }: the values an op's calls take. */
+    /** op -> { self, args, waiters }: the values an op's calls take, and the promises it settles. */
     this.ops = new Map();
     /** call -> { op, value, threw, resolved, error, done }: what a call returned, resolved with or threw. */
     this.calls = new Map();
@@ -95,15 +95,16 @@ export class Driver {
     return desktop();
   }
 
-  /** The promise of op `op` (a steer joined finds the one it joins). */
+  /** A promise of op `op` (a steer joined gets its own, settled with the one it joins, with its own draft). */
   promiseOf(op, given, draft) {
     let record = this.ops.get(op);
-    if (record?.promise === undefined) {
-      record = { ...given, ...deferred() };
-      record.draft = draft();
+    if (record?.waiters === undefined) {
+      record = { ...given, waiters: [] };
       this.ops.set(op, record);
     }
-    return record;
+    const waiter = { ...deferred(), draft: draft() };
+    record.waiters.push(waiter);
+    return waiter;
   }
 
   /**
@@ -251,23 +252,21 @@ export class Driver {
     return { delivery: typeof delivery === "string" ? delivery : "", hostDeduplicates: field(value, "hostDeduplicates") === true, follower: this.hook.isFollower(thread) };
   }
 
-  /** Settles op `op`'s promise as the engine says, and lets its values go. */
+  /** Settles op `op`'s promises as the engine says, and lets its values go. */
   complete(action) {
-    const record = this.ops.get(action.op);
-    if (record?.promise === undefined) return;
+    const waiters = this.ops.get(action.op)?.waiters;
+    if (waiters === undefined) return;
     const ok = own(action, "ok");
     const error = own(action, "error");
     const of = (call) => this.calls.get(call) ?? {};
-    if (error !== undefined) record.reject(steeringError(error, record.draft));
-    else if (own(ok, "value") !== undefined) record.resolve(of(ok.value).resolved);
-    else if (own(ok, "returned") !== undefined) record.resolve(of(ok.returned).value);
-    else if (own(ok, "rethrow") !== undefined) {
-      const [call, redraft] = ok.rethrow;
-      const thrown = of(call).error;
-      // The engine's own SteeringError hands the desktop's input back by identity.
-      if (redraft) define(thrown, "draft", record.draft);
-      record.reject(thrown);
-    } else record.resolve(own(ok, "built"));
+    const rethrow = own(ok, "rethrow");
+    for (const [at, waiter] of waiters.entries()) {
+      if (error !== undefined) waiter.reject(steeringError(error, waiter.draft));
+      else if (rethrow !== undefined) waiter.reject(rethrown(of(rethrow[0]).error, rethrow[1], at, waiter.draft));
+      else if (own(ok, "value") !== undefined) waiter.resolve(of(ok.value).resolved);
+      else if (own(ok, "returned") !== undefined) waiter.resolve(of(ok.returned).value);
+      else waiter.resolve(own(ok, "built"));
+    }
     this.release(action.op);
   }
 
@@ -308,6 +307,24 @@ export class Driver {
     this.routes.get(route)?.resolve();
     this.routes.delete(route);
   }
+}
+
+/**
+ * What a call rejected with, for the `at`-th promise of an op: unchanged,
+ * or, for the engine's own `SteeringError` (`redraft`), handing the
+ * promise's own input back by identity (a copy of it past the first, each
+ * joined steer with its own draft).
+ */
+function rethrown(error, redraft, at, draft) {
+  if (!redraft) return error;
+  let made = error;
+  try {
+    if (at > 0) made = Object.create(Object.getPrototypeOf(error), Object.getOwnPropertyDescriptors(error));
+  } catch (e) {
+    report("could not copy the error", e);
+  }
+  define(made, "draft", draft);
+  return made;
 }
 
 /**

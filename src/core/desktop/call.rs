@@ -175,7 +175,8 @@ pub enum Settled {
     /// Resolves with what the call returned (a promise is followed).
     Returned(CallId),
     /// Rejects with what the call threw or rejected with, unchanged; the
-    /// flag: that error is this package's own, and its `draft` becomes the op's.
+    /// flag: that error is this package's own, and its `draft` becomes the
+    /// op's (each promise of a joined op its own).
     Rethrow(CallId, bool),
     /// Resolves with this value, built anew.
     Built(Json),

@@ -87,6 +87,11 @@ pub struct Steer {
     /// An official or activeTurn steer's message left (and with which id).
     sent: bool,
     sent_id: Option<String>,
+    /// The turn its message left into as a `turn/steer`.
+    sent_turn: Option<String>,
+    /// A same-id retry of an unknown outcome the host deduplicates: it
+    /// leaves again only as a `turn/steer` into this turn (any, when `None`).
+    resend_into: Option<Option<String>>,
     /// A newTurn's follow-ups the stop had paused before it (`None`: not
     /// read, so none is resumed).
     paused_before: Option<Vec<FollowUpId>>,
@@ -193,8 +198,12 @@ impl DesktopHook {
         let Some(thread_id) = call.thread_id.as_deref() else { return Admission::Desktop };
         let message_id = call.message_id();
         // The desktop's own startTurn, called by this hook, hands the
-        // submission to its steerTurn: its own path, never a loop.
-        let handed = message_id.and_then(|id| self.route_mut(thread_id, id)).filter(|r| r.start_out && !r.sent && !r.finished);
+        // submission (its very input array) to its steerTurn: its own path,
+        // never a loop. Another call with the same id is a steer of its own.
+        let own_input = |r: &Route| self.ops.get(&r.steer).is_none_or(|s| call.input == 0 || s.input == call.input);
+        let handed = message_id
+            .and_then(|id| self.dialect.routes.iter().position(|r| r.thread_id == thread_id && r.message_id == id && own_input(r)));
+        let handed = handed.map(|at| &mut self.dialect.routes[at]).filter(|r| r.start_out && !r.sent && !r.finished);
         if let Some(route) = handed {
             route.handed_to_steer = true;
             return Admission::Desktop;
@@ -209,8 +218,13 @@ impl DesktopHook {
             LaneAdmission::Refused | LaneAdmission::Queued => return Admission::Busy,
             LaneAdmission::Start => {}
         }
-        if let Some(id) = message_id.filter(|id| self.dialect.unconfirmed.is_unknown(thread_id, id)) {
-            return Admission::Refused(Refusal::new(Failure::outcome_unknown("steerTurn", NOT_SENT_AGAIN), Some(id.into())));
+        let mut resend_into = None;
+        match message_id.and_then(|id| self.dialect.unconfirmed.unknown(thread_id, id)) {
+            Some(Remembered::Unknown { deduplicated: false, .. }) => {
+                return Admission::Refused(Refusal::new(Failure::outcome_unknown("steerTurn", NOT_SENT_AGAIN), message_id.map(Into::into)));
+            }
+            Some(Remembered::Unknown { turn_id, .. }) => resend_into = Some(turn_id),
+            _ => {}
         }
         let id = ticket.op;
         self.new_op_id();
@@ -228,6 +242,8 @@ impl DesktopHook {
             left_as_start: false,
             sent: false,
             sent_id: None,
+            sent_turn: None,
+            resend_into,
             paused_before: None,
             stage: Stage::Deciding,
             start_call: None,
@@ -330,11 +346,11 @@ impl DesktopHook {
         if let (Verdict::Resolve, Some(paused_before)) = (&verdict, s.paused_before) {
             self.dialect.effects.push(Effect::Resume { thread_id: s.thread_id.clone(), paused_before });
         }
-        if let (true, Some(sent_id)) = (remember, failed_unknown) {
-            let presented = Delivery::Official;
+        if let Some(sent_id) = failed_unknown {
+            // Where the host deduplicates, the retry may go again, but only as a turn/steer into the same turn.
+            let what = Remembered::Unknown { deduplicated: !remember, turn_id: s.sent_turn.clone(), presented: Delivery::Official };
             for id in [sent_id, s.caller_id.as_deref()].into_iter().flatten() {
-                let what = Remembered::Unknown { deduplicated: false, turn_id: None, presented };
-                self.dialect.unconfirmed.remember(&s.thread_id, id, &s.text, what);
+                self.dialect.unconfirmed.remember(&s.thread_id, id, &s.text, what.clone());
             }
         }
         verdict

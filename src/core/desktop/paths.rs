@@ -46,7 +46,7 @@ impl DesktopHook {
                 let packaged = result.err().is_some_and(|f| f.package_error.is_some());
                 self.complete(steer, Ok(Settled::Rethrow(call, packaged)));
             }
-            Decided::Done(verdict) => self.conclude(steer, verdict, Some(call)),
+            Decided::Done(verdict) => self.conclude(steer, verdict, Some(call), false),
         }
     }
 

@@ -143,8 +143,12 @@ impl DesktopHook {
             return self.routed(now, method, route);
         }
         let Some((steer, presented)) = self.dialect.tags.claim(thread_id, message_id, input) else { return Outgoing::Pass };
+        if let Some(refusal) = self.resend_refused(steer, start, expected_turn_id.as_deref(), message_id) {
+            return Outgoing::Refused(refusal);
+        }
         if let Some(s) = self.ops.get_mut(&steer) {
             s.sent = true;
+            s.sent_turn = expected_turn_id.clone().filter(|_| !start);
             if message_id.is_some() {
                 s.sent_id = message_id.map(Into::into);
             }
@@ -171,8 +175,16 @@ impl DesktopHook {
             let failure = if timed_out && !disposed { Failure::timeout("startTurn", steer_ms) } else { Failure::disposed() };
             return Outgoing::Refused(Refusal::new(failure, id));
         }
-        route.sent = true;
         let (message_id, expected_turn_id) = (route.message_id.clone(), route.expected_turn_id.clone());
+        let plain = expected_turn_id.is_none() && method == ROUTED_METHODS[0];
+        if let Some(refusal) = self.resend_refused(steer, plain, expected_turn_id.as_deref(), Some(&message_id)) {
+            return Outgoing::Refused(refusal);
+        }
+        if let Some(s) = self.ops.get_mut(&steer) {
+            s.sent_turn = expected_turn_id.clone().filter(|_| !plain);
+        }
+        let Some(route) = self.route_by_steer(steer) else { return Outgoing::Pass };
+        route.sent = true;
         let leaving_method = if expected_turn_id.is_some() { "turn/steer" } else { "turn/start" };
         let leaving =
             Leaving { steer, now, method: leaving_method, message_id: Some(&message_id), presented: Delivery::NewTurn, expected_turn_id };
@@ -254,6 +266,18 @@ impl DesktopHook {
             self.dialect.effects.push(Effect::Done(steer));
         }
         Verdict::Fail(refusal)
+    }
+
+    /// A same-id retry of an unknown outcome leaving otherwise than as a
+    /// `turn/steer` into the turn the first attempt went to: refused, as the
+    /// host deduplicates only that.
+    #[cfg_attr(feature = "size-first", optimize(size))]
+    fn resend_refused(&self, steer: SteerId, plain_start: bool, turn: Option<&str>, message_id: Option<&str>) -> Option<Refusal> {
+        let into = self.ops.get(&steer)?.resend_into.as_ref()?;
+        let same_turn = into.as_deref().is_none_or(|first| turn == Some(first));
+        let detail = "not sent again: the first attempt may already be in the thread, and the host deduplicates it only as a turn/steer into the same turn";
+        let method = if plain_start { "turn/start" } else { "turn/steer" };
+        (plain_start || !same_turn).then(|| Refusal::new(Failure::outcome_unknown(method, detail), message_id.map(Into::into)))
     }
 
     /// Removes the route of `steer` once its request can no longer come: its

@@ -49,13 +49,14 @@ impl DesktopHook {
         self.actions.push_back(Action::Report { what, call });
     }
 
-    /// Settles a steer as its verdict says (`call`: whose value or error it takes).
+    /// Settles a steer as its verdict says (`call`: whose value or error it
+    /// takes; `packaged`: that error is this package's, its draft the op's).
     #[cfg_attr(feature = "size-first", optimize(size))]
-    pub(super) fn conclude(&mut self, steer: SteerId, verdict: Verdict, call: Option<CallId>) {
+    pub(super) fn conclude(&mut self, steer: SteerId, verdict: Verdict, call: Option<CallId>, packaged: bool) {
         let result = match (verdict, call) {
             (Verdict::Fail(refusal), _) => Err(failure(refusal)),
             (Verdict::Resolve, Some(call)) => Ok(Settled::Value(call)),
-            (Verdict::Rethrow, Some(call)) => Ok(Settled::Rethrow(call, false)),
+            (Verdict::Rethrow, Some(call)) => Ok(Settled::Rethrow(call, packaged)),
             (_, None) => Ok(Settled::Built(Json::null())),
         };
         self.complete(steer, result);
@@ -201,10 +202,11 @@ impl DesktopHook {
     pub(super) fn advance(&mut self, steer: SteerId, ended: Ended, facts: Option<ValueFacts>) {
         let now = self.dialect.now;
         let start_call = self.ops.get(&steer).and_then(|s| s.start_call);
+        let packaged = matches!(&ended, Ended::Error(f) if f.package_error.is_some());
         match self.stage_of(steer) {
             Some(Stage::Own(call, _)) => {
                 let verdict = self.own_ended(steer, ended);
-                self.conclude(steer, verdict, Some(call));
+                self.conclude(steer, verdict, Some(call), packaged);
             }
             Some(Stage::Earlier(..)) => {
                 let step = self.earlier_ended(steer, ended);
@@ -215,13 +217,13 @@ impl DesktopHook {
                 (Ended::Ok, true) => self.start_turn(steer, false, facts.and_then(|f| f.follow_ups)),
                 (how, _) => self.start_turn(steer, how == Ended::Timeout, None),
             },
-            Some(Stage::Starting(..)) => {
-                let step = self.start_ended(now, steer, ended);
-                self.next_step(steer, step, start_call, |_, _| {});
-            }
+            Some(Stage::Starting(..)) => match self.start_ended(now, steer, ended) {
+                NewTurnStep::Done(verdict) => self.conclude(steer, verdict, start_call, packaged),
+                step => self.next_step(steer, step, start_call, |_, _| {}),
+            },
             Some(Stage::Done(_)) => {
                 let verdict = self.done_ended(steer, ended);
-                self.conclude(steer, verdict, start_call);
+                self.conclude(steer, verdict, start_call, false);
             }
             _ => {}
         }
@@ -235,7 +237,7 @@ impl DesktopHook {
             NewTurnStep::Build(_) => {}
             NewTurnStep::WaitEarlier(wait, route) => self.set_stage(steer, Stage::Earlier(wait, route, None)),
             NewTurnStep::WaitDone(wait) => self.set_stage(steer, Stage::Done(wait)),
-            NewTurnStep::Done(verdict) => self.conclude(steer, verdict, start_call),
+            NewTurnStep::Done(verdict) => self.conclude(steer, verdict, start_call, false),
         }
     }
 }
