@@ -10,6 +10,7 @@
 #   MUTANTS_FILES='src/core/trace.rs src/core/content.rs' bash scripts/mutants.sh   # some files only
 #   bash scripts/mutants.sh --iterate                # re-test only what was not caught
 #   bash scripts/mutants.sh --report                 # only print the score again
+#   MUTANTS_FILES='src/core/desktop/*.rs' MUTANTS_TESTS='desktop_* bridge_rules entry_rules codexhost*_rules' bash scripts/mutants.sh
 #
 # Every run's outcomes go into a ledger (target/mutants/ledger.txt, the latest
 # outcome per mutant wins); a whole-core run without options starts it afresh.
@@ -45,9 +46,14 @@ mkdir -p "$OUT"
 
 if [ "${1:-}" != "--report" ]; then
   TESTS=(--lib)
-  for f in tests/*_rules.rs; do TESTS+=(--test "$(basename "$f" .rs)"); done
-  # The desktop hook's order is pinned by its model desktop, fast enough to run per mutant.
-  TESTS+=(--test desktop_properties)
+  # MUTANTS_TESTS (test binaries' names, globs allowed) narrows the suites to
+  # the ones that reach the files mutated: each mutant relinks every binary
+  # listed, so a run over src/core/desktop/ alone is several times faster with
+  # the desktop's suites only.
+  read -r -a SUITES <<< "${MUTANTS_TESTS:-*_rules desktop_properties}"
+  for pattern in "${SUITES[@]}"; do
+    for f in tests/$pattern.rs; do [ -f "$f" ] && TESTS+=(--test "$(basename "$f" .rs)"); done
+  done
   [ "$#" -eq 0 ] && [ -z "${MUTANTS_FILES:-}" ] && : > "$LEDGER"
   say "mutating src/core/ against: ${TESTS[*]}"
   # No debug info: each mutant relinks every test binary, and the links dominate.

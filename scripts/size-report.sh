@@ -3,6 +3,11 @@
 # scripts/build-pkg.sh does, but keeps the function names, then groups
 # twiggy's per-function sizes by crate/module (benches/size-groups.mjs).
 # Not part of CI (needs twiggy: `cargo install twiggy --locked`).
+#
+#   bash scripts/size-report.sh            # the default entry's wasm (every dialect)
+#   bash scripts/size-report.sh desktop    # one entry's wasm: codexhost, acp or desktop
+#
+# target/size-report/top.csv keeps every function's size, to compare two builds.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export PATH="$HOME/.cargo/bin:$PATH"
@@ -10,7 +15,10 @@ command -v twiggy >/dev/null || cargo install twiggy --locked
 TARGET_DIR=${CARGO_TARGET_DIR:-target}
 OUT=target/size-report
 rm -rf "$OUT" && mkdir -p "$OUT"
-bash scripts/wasm-release.sh "$TARGET_DIR/size-first" --lib -p renderer_steering --features size-first
+ENTRY=${1:-}
+FEATURES=(--features size-first)
+[ -n "$ENTRY" ] && FEATURES=(--no-default-features --features "size-first,$ENTRY")
+bash scripts/wasm-release.sh "$TARGET_DIR/size-first" --lib -p renderer_steering "${FEATURES[@]}"
 wasm-bindgen --target web --out-dir "$OUT" --remove-producers-section \
   "$TARGET_DIR/size-first/wasm32-unknown-unknown/release/renderer_steering.wasm"
 node_modules/.bin/wasm-opt -Oz -aimfs=0 -fimfs=0 -ocimfs=0 --debuginfo --strip-producers \

@@ -130,3 +130,22 @@ fn a_same_id_steer_of_another_draft_while_start_turn_runs_joins_and_only_the_ver
     assert_eq!(hook.steer_turn(1, call("t", "x", Some(&id), 2)), Reply::Promise(steer), "the user's same submission joins");
     assert_eq!(hook.steer_turn(1, call("t", "x", Some(&id), 1)), Reply::Desktop, "the desktop's own hand-over of its input");
 }
+
+#[test]
+fn a_steer_in_flight_holds_its_calls_and_its_route_until_each_ends() {
+    let mut hook = DesktopHook::new(1_000);
+    assert_eq!(hook.live_state(), 0);
+    let (_, start, _) = start_turn_at(&mut hook, 0, call("t", "x", Some("m"), 1), None, None);
+    drain(&mut hook);
+    assert_eq!(hook.live_state(), 5, "the steer, its lane and its bound, its route, and the startTurn call in flight");
+    hook.settled(5, start, Ok(ValueFacts::default()));
+    drain(&mut hook);
+    assert_eq!(hook.live_state(), 4, "the call has ended; the route waits for its request");
+    let request = RequestCall { method: "turn/start".into(), thread_id: "t".into(), message_id: Some("m".into()), expected_turn_id: None, input: 7 };
+    hook.send_request(6, request);
+    let sent = next_call(&mut hook, Target::OwnSend);
+    hook.called(6, sent.id, Returned::Value(ValueFacts::default()));
+    hook.settled(7, sent.id, Ok(ValueFacts { turn_id: Some("turn-2".into()), ..ValueFacts::default() }));
+    drain(&mut hook);
+    assert_eq!(hook.live_state(), 0, "nothing is held once every call and the route have ended");
+}

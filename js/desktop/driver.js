@@ -12,6 +12,7 @@ import { own } from "../driver/fields.js";
 import { described, describedId } from "../driver/front-door.js";
 import { isStopped, limits } from "../driver/module.js";
 import { steeringError } from "../driver/steering-error.js";
+import { carrySteps } from "../driver/steps.js";
 import { Timer } from "../driver/timer.js";
 import { DesktopCore, rejection } from "./core.js";
 import { attempt, define, field, id, method, report } from "./safety.js";
@@ -114,16 +115,7 @@ export class Driver {
    */
   run(input, before) {
     const out = this.core.run(input);
-    this.deadline = own(out, "timer") ?? null;
-    before?.(out);
-    const steps = own(out, "steps") ?? [];
-    this.depth++;
-    try {
-      for (let i = 0; i < steps.length; i++) this.carry(steps[i]);
-    } finally {
-      this.depth--;
-    }
-    if (this.depth === 0) {
+    if (carrySteps(this, out, before)) {
       this.timer.arm(this.deadline, now);
       // Once disposed, only the late window is left: it does not keep Node alive.
       if (this.core.disposed) this.timer.hold(false);

@@ -12,6 +12,7 @@ import { Journal } from "./journal.js";
 import { now, wallNow } from "./clock.js";
 import { report } from "./report.js";
 import { steeringError } from "./steering-error.js";
+import { carrySteps } from "./steps.js";
 import { Timer } from "./timer.js";
 
 /**
@@ -103,17 +104,8 @@ export class Engine {
     if (this.closed) return { value: undefined, error: refusalReport("disposed") };
     const out = step(this.handle, input, payload);
     if (own(out, "thrown") !== undefined) throw new Error(out.thrown);
-    this.deadline = own(out, "timer") ?? null;
-    before?.(out);
-    const steps = own(out, "steps") ?? [];
-    this.depth++;
-    try {
-      for (let i = 0; i < steps.length; i++) this.carry(steps[i]);
-    } finally {
-      this.depth--;
-    }
     // Armed once the outermost step is done, for the latest deadline (a hook may have stepped again).
-    if (this.depth === 0 && !this.closed) this.timer.arm(this.deadline, now);
+    if (carrySteps(this, out, before) && !this.closed) this.timer.arm(this.deadline, now);
     return out;
   }
 

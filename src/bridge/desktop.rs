@@ -13,7 +13,7 @@ use super::input::Input;
 use super::output::{Output, Step};
 use crate::core::content::steer_text;
 use crate::core::desktop::to_resume;
-use crate::core::desktop::{Build, CallId, DesktopHook, ErrorFacts, Reply, RequestCall, Returned, SteerCall, SteerId};
+use crate::core::desktop::{Build, CallId, DesktopHook, ErrorFacts, Reply, RequestCall, Returned, SteerId};
 use crate::core::{Json, RejectionFacts, SteeringError, Trace};
 
 /// What the driver read of a rejection: its raw facts and error data, and
@@ -130,34 +130,7 @@ impl Session {
         let hook = &mut self.hook;
         let now = call.now();
         match call.op {
-            DesktopOp::Steer => {
-                let DesktopCall {
-                    thread_id,
-                    text,
-                    argument_id,
-                    restore_id,
-                    input,
-                    follower,
-                    tool_output,
-                    context_is_object,
-                    start_turn,
-                    fresh_id,
-                    ..
-                } = call;
-                let steer = SteerCall {
-                    thread_id,
-                    text,
-                    argument_id,
-                    restore_id,
-                    input,
-                    follower,
-                    tool_output,
-                    context_is_object,
-                    start_turn,
-                    fresh_id,
-                };
-                reply(hook.steer_turn(now, steer), SteerId(0), Build::Arg(1))
-            }
+            DesktopOp::Steer => reply(hook.steer_turn(now, call.steer()), SteerId(0), Build::Arg(1)),
             DesktopOp::Request => {
                 let DesktopCall { method, thread_id, message_id, expected_turn_id, input, .. } = call;
                 let request = RequestCall { method, thread_id: thread_id.unwrap_or_default(), message_id, expected_turn_id, input };

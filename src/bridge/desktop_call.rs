@@ -169,4 +169,20 @@ impl DesktopCall {
             _ => 0,
         }
     }
+
+    /// The steer it reports (its op is [`DesktopOp::Steer`]).
+    pub(super) fn steer(self) -> crate::core::desktop::SteerCall {
+        crate::core::desktop::SteerCall {
+            thread_id: self.thread_id,
+            text: self.text,
+            argument_id: self.argument_id,
+            restore_id: self.restore_id,
+            input: self.input,
+            follower: self.follower,
+            tool_output: self.tool_output,
+            context_is_object: self.context_is_object,
+            start_turn: self.start_turn,
+            fresh_id: self.fresh_id,
+        }
+    }
 }

@@ -3,9 +3,13 @@
 //! (`steer_turn`, `called`, `settled`) as its driver would feed it.
 #![allow(dead_code, reason = "each test binary uses its own subset")]
 
+#[path = "submission.rs"]
+mod submission;
+pub use submission::submitted_id;
+
 use renderer_steering::core::codexhost::Delivery;
 use renderer_steering::core::desktop::{
-    ActiveTurn, Admission, Build, Call, CallId, Decided, DesktopHook, ErrorFacts, FollowUp, NewTurnFacts, NewTurnStep, Refusal, Reply,
+    ActiveTurn, Admission, Call, CallId, Decided, DesktopHook, ErrorFacts, FollowUp, NewTurnFacts, NewTurnStep, Refusal, Reply,
     Returned, Settled, SteerCall, SteerId, Target, ValueFacts, Verdict,
 };
 use renderer_steering::core::{Action, RpcError, SteeringError};
@@ -172,15 +176,3 @@ pub fn start_turn_at(
     (steer, start.id, id)
 }
 
-/// The `clientUserMessageId` of the submission a `startTurn` call builds.
-pub fn submitted_id(call: &Call) -> Option<String> {
-    let field = |b: &Build, key: &str| match b {
-        Build::Object(entries) => entries.iter().find(|e| e.key == key).map(|e| e.value.clone()),
-        _ => None,
-    };
-    let request = field(call.args.as_ref()?.get(1)?, "request")?;
-    match field(&request, "clientUserMessageId")? {
-        Build::Text(id) => Some(id),
-        _ => None,
-    }
-}

@@ -22,6 +22,8 @@
 mod checks;
 #[path = "sim_desktop.rs"]
 mod model;
+#[path = "submission.rs"]
+mod submission;
 
 use std::collections::{BTreeMap, BTreeSet};
 

@@ -4,10 +4,11 @@
 //! `steerTurn` and `startTurn` send, at once or later.
 
 use renderer_steering::core::desktop::{
-    Build, Call, ErrorFacts, FollowUp, FollowUpId, Reply, RequestCall, Returned, SteerCall, SteerId, Target, ValueFacts, PAUSE_REASON,
+    Call, ErrorFacts, FollowUp, FollowUpId, Reply, RequestCall, Returned, SteerCall, SteerId, Target, ValueFacts, PAUSE_REASON,
 };
 use renderer_steering::core::RpcError;
 
+use super::submission::submitted_id;
 use super::{Later, Made, Pending, Route, Sim, STEER_MS};
 
 /// A failure of the desktop, as the script picks it (`id`: what this package's error carries).
@@ -29,18 +30,6 @@ fn plain(k: u8, throws: bool, misses: bool) -> Returned {
     }
 }
 
-/// The `clientUserMessageId` of the submission a `startTurn` call builds.
-fn submitted_id(call: &Call) -> Option<String> {
-    let field = |b: &Build, key: &str| match b {
-        Build::Object(entries) => entries.iter().find(|e| e.key == key).map(|e| e.value.clone()),
-        _ => None,
-    };
-    let request = field(call.args.as_ref()?.get(1)?, "request")?;
-    match field(&request, "clientUserMessageId")? {
-        Build::Text(id) => Some(id),
-        _ => None,
-    }
-}
 
 impl Sim {
     /// Makes `call` as the model desktop and reports what it returned.
