@@ -52,8 +52,10 @@ if [ "${1:-}" != "--report" ]; then
   # the desktop's suites only.
   read -r -a SUITES <<< "${MUTANTS_TESTS:-*_rules desktop_properties}"
   for pattern in "${SUITES[@]}"; do
-    for f in tests/$pattern.rs; do [ -f "$f" ] && TESTS+=(--test "$(basename "$f" .rs)"); done
+    for f in tests/$pattern.rs; do [ -f "$f" ] && TESTS+=("--test=$(basename "$f" .rs)"); done
   done
+  # Given to every cargo call, the build of each mutant's too: only these binaries are built.
+  CARGO_ARGS=(); for t in "${TESTS[@]}"; do CARGO_ARGS+=(--cargo-arg "$t"); done
   [ "$#" -eq 0 ] && [ -z "${MUTANTS_FILES:-}" ] && : > "$LEDGER"
   say "mutating src/core/ against: ${TESTS[*]}"
   # No debug info: each mutant relinks every test binary, and the links dominate.
@@ -61,7 +63,7 @@ if [ "${1:-}" != "--report" ]; then
   start=$SECONDS
   rc=0
   nice -n "${MUTANTS_NICE:-10}" cargo mutants --no-shuffle -j "${MUTANTS_JOBS:-1}" --timeout "${MUTANTS_TIMEOUT:-20}" \
-    "${FILES[@]}" --output "$OUT" "$@" -- "${TESTS[@]}" > "$OUT/run.log" 2>&1 || rc=$?
+    "${FILES[@]}" --output "$OUT" "${CARGO_ARGS[@]}" "$@" > "$OUT/run.log" 2>&1 || rc=$?
   say "cargo-mutants exited $rc after $((SECONDS - start)) s (log $OUT/run.log)"
   # 0 all caught, 2 some missed, 3 some timed out; anything else is a failed run.
   case $rc in 0 | 2 | 3) ;; *) tail -n 30 "$OUT/run.log"; exit "$rc" ;; esac

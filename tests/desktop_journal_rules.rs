@@ -10,7 +10,7 @@ mod desktop;
 use desktop::{call, drain, lost, own, refused, started, Out};
 use renderer_steering::core::codexhost::Delivery;
 use renderer_steering::core::desktop::{Answer, DesktopHook, Ended, NewTurnStep, Outgoing};
-use renderer_steering::core::journal::{storage_key, JournalDialect, JournalRecord};
+use renderer_steering::core::journal::{storage_key, JournalDialect, JournalRecord, MAX_RECORDS, MAX_RECORD_BYTES};
 use renderer_steering::core::Action;
 
 fn journaled() -> DesktopHook {
@@ -106,4 +106,52 @@ fn without_a_journal_or_an_id_nothing_is_written() {
     own(&mut hook, call("t", "x", None, 7), Delivery::ActiveTurn, true);
     assert!(matches!(hook.request_into(0, "turn/steer", "t", None, None, 7), Outgoing::Own(..)));
     assert!(writes(&drain(&mut hook)).is_empty(), "a message without an id cannot be named after a restart");
+}
+
+/// The text of each record written among `actions`.
+fn record_texts(actions: &[Out]) -> Vec<String> {
+    actions
+        .iter()
+        .filter_map(|a| match a {
+            Action::Journal { record: Some(text), .. } => Some(text.clone()),
+            _ => None,
+        })
+        .collect()
+}
+
+/// The records an own steer of `text` writes as its request leaves.
+fn written_for(text: &str) -> Vec<String> {
+    let mut hook = journaled();
+    own(&mut hook, call("t", text, Some("m-1"), 1), Delivery::ActiveTurn, true);
+    hook.request_into(0, "turn/steer", "t", Some("m-1"), None, 1);
+    record_texts(&drain(&mut hook))
+}
+
+#[test]
+fn a_record_is_written_up_to_the_records_bound_and_not_past_it() {
+    let [short] = written_for("x").try_into().expect("one record");
+    let at_bound = "x".repeat(1 + MAX_RECORD_BYTES - short.len());
+    let [record] = written_for(&at_bound).try_into().expect("one record at the bound");
+    assert_eq!(record.len(), MAX_RECORD_BYTES);
+    assert!(written_for(&format!("{at_bound}x")).is_empty(), "one byte past the bound: none");
+}
+
+#[test]
+fn records_kept_for_forget_are_the_newest_only() {
+    let mut hook = journaled();
+    for n in 0..=MAX_RECORDS {
+        let id = format!("m-{n}");
+        let steer = own(&mut hook, call("t", "x", Some(&id), 1), Delivery::Official, false);
+        hook.request_into(0, "turn/steer", "t", Some(&id), None, 1);
+        hook.own_ended(steer, Ended::Error(lost()));
+        hook.own_settled(steer);
+    }
+    drain(&mut hook);
+    let removed = |hook: &mut DesktopHook, id: &str| {
+        hook.forget_record(id);
+        writes(&drain(hook)).len()
+    };
+    assert_eq!(removed(&mut hook, "m-0"), 0, "the oldest is no longer held");
+    assert_eq!(removed(&mut hook, "m-1"), 1, "the next oldest is");
+    assert_eq!(removed(&mut hook, &format!("m-{MAX_RECORDS}")), 1, "and the newest");
 }

@@ -6,7 +6,7 @@
 mod desktop;
 
 use desktop::{call, calls, decided_at, drain, lost, next_call, result_of, start_turn_at};
-use renderer_steering::core::desktop::{Build, DesktopHook, Reply, RequestCall, Returned, Settled, Target, ValueFacts};
+use renderer_steering::core::desktop::{Build, DesktopHook, ErrorFacts, Reply, RequestCall, Returned, Settled, Target, ValueFacts};
 
 fn text(value: &str) -> Build {
     Build::Text(value.into())
@@ -148,4 +148,76 @@ fn a_steer_in_flight_holds_its_calls_and_its_route_until_each_ends() {
     hook.settled(7, sent.id, Ok(ValueFacts { turn_id: Some("turn-2".into()), ..ValueFacts::default() }));
     drain(&mut hook);
     assert_eq!(hook.live_state(), 0, "nothing is held once every call and the route have ended");
+}
+
+/// A newTurn steer of message `m` on thread `t`, with `turn` running, whose
+/// route's request, if it leaves, ends with `outcome`: every call the hook
+/// asks for is answered as a plain desktop would. Returned: whether the
+/// message left.
+fn new_turn_attempt(hook: &mut DesktopHook, now: u64, input: u64, turn: Option<&str>, outcome: Result<ValueFacts, ErrorFacts>) -> bool {
+    let Reply::Promise(_) = hook.steer_turn(now, call("t", "x", Some("m"), input)) else { return false };
+    let mut left = false;
+    while let Some(made) = calls(&drain(hook)).into_iter().next() {
+        let facts = match made.target {
+            Target::Decide => ValueFacts { delivery: Some("newTurn".into()), host_deduplicates: true, ..ValueFacts::default() },
+            Target::SubmissionHost("getActiveTurnId") => ValueFacts { turn_id: turn.map(Into::into), absent: turn.is_none(), ..ValueFacts::default() },
+            _ => ValueFacts::default(),
+        };
+        hook.called(now, made.id, Returned::Value(facts.clone()));
+        if made.target == Target::StartTurn {
+            let request = RequestCall { method: "turn/start".into(), thread_id: "t".into(), message_id: Some("m".into()), expected_turn_id: None, input: 100 + input };
+            if !matches!(hook.send_request(now, request).0, Reply::Refused(_)) {
+                let sent = next_call(hook, Target::OwnSend);
+                hook.called(now, sent.id, Returned::Value(ValueFacts::default()));
+                hook.settled(now, sent.id, outcome.clone());
+                left = true;
+            }
+        }
+        if made.awaited {
+            hook.settled(now, made.id, Ok(facts));
+        }
+    }
+    left
+}
+
+#[test]
+fn a_new_turn_retry_of_an_unknown_outcome_leaves_again_only_into_the_turn_the_first_attempt_went_to() {
+    for (turn, leaves) in [(Some("turn-1"), true), (Some("turn-2"), false), (None, false)] {
+        let mut hook = DesktopHook::new(1_000);
+        assert!(new_turn_attempt(&mut hook, 0, 1, Some("turn-1"), Err(lost())), "the first attempt leaves as a turn/steer into turn-1");
+        assert_eq!(new_turn_attempt(&mut hook, 10, 2, turn, Ok(ValueFacts::default())), leaves, "the retry with {turn:?} running");
+    }
+}
+
+#[test]
+fn a_new_turn_message_that_left_as_a_plain_turn_start_is_not_sent_again() {
+    for turn in [Some("turn-1"), None] {
+        let mut hook = DesktopHook::new(1_000);
+        assert!(new_turn_attempt(&mut hook, 0, 1, None, Err(lost())), "the first attempt leaves as a plain turn/start");
+        assert!(!new_turn_attempt(&mut hook, 10, 2, turn, Ok(ValueFacts::default())), "the retry with {turn:?} running");
+    }
+}
+
+#[test]
+fn a_route_request_the_desktop_rejects_with_what_looks_like_this_packages_error_is_the_desktops_failure() {
+    let mut hook = DesktopHook::new(1_000);
+    let (steer, start, id) = start_turn_at(&mut hook, 0, call("t", "x", Some("m"), 1), Some("turn-1"), None);
+    let request = RequestCall { method: "turn/start".into(), thread_id: "t".into(), message_id: Some(id.clone()), expected_turn_id: None, input: 9 };
+    hook.send_request(1, request);
+    let sent = next_call(&mut hook, Target::OwnSend);
+    hook.called(1, sent.id, Returned::Value(ValueFacts::default()));
+    let lookalike = ErrorFacts { package_error: Some(true), message_id: Some("other".into()), ..ErrorFacts::words("outcome unknown") };
+    hook.settled(2, sent.id, Err(lookalike));
+    hook.settled(3, start, Ok(ValueFacts::default()));
+    let actions = drain(&mut hook);
+    let Err(error) = result_of(&actions, steer) else { panic!("{actions:?}") };
+    assert_eq!(error.failure.kind(), "outcomeUnknown", "the request may have reached the host");
+    assert_eq!(error.message_id.as_deref(), Some(id.as_str()), "with the message's own id");
+}
+
+#[test]
+fn a_steer_without_an_id_submits_the_fresh_id_it_was_given() {
+    let mut hook = DesktopHook::new(1_000);
+    let (_, _, id) = start_turn_at(&mut hook, 0, call("t", "x", None, 1), None, None);
+    assert_eq!(id, "fresh");
 }

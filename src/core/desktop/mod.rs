@@ -260,9 +260,9 @@ impl DesktopHook {
     /// from `now`); ended at once (cancelled) after dispose.
     #[cfg_attr(feature = "size-first", optimize(size))]
     pub(crate) fn wait(&mut self, now: u64, steer: Option<SteerId>) -> WaitId {
+        // A newTurn steer's route shares its deadline, and the steer is held while its route waits.
         let steer_deadline = steer.and_then(|s| self.ops.get(&s)).and_then(|s| s.deadline);
-        let route_deadline = steer.and_then(|s| self.dialect.routes.iter().find(|r| r.steer == s)).map(|r| r.deadline);
-        let deadline = steer_deadline.or(route_deadline).unwrap_or(now.saturating_add(self.timeouts.steer_ms));
+        let deadline = steer_deadline.unwrap_or(now.saturating_add(self.timeouts.steer_ms));
         self.wait_until(steer.unwrap_or(SteerId(0)), deadline)
     }
 
