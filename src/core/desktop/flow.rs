@@ -229,12 +229,12 @@ impl DesktopHook {
                     self.answered(presented, &thread_id, message_id.as_deref(), answer);
                 }
             }
-            Purpose::PlainStart(route) => self.plain_start_ended(route, result.err().map(ErrorFacts::of_desktop).as_ref()),
+            Purpose::PlainStart(route) => self.plain_start_ended(route, result.err().as_ref()),
             Purpose::Routed(op, route, rewrite, wait) => {
                 if self.requests.settle(wait).is_some() {
                     let ended = match result {
                         Ok(facts) => (Ended::Ok, Some(facts)),
-                        Err(facts) => (Ended::Error(facts.of_desktop()), None),
+                        Err(facts) => (Ended::Error(facts), None),
                     };
                     self.routed_settled(op, route, rewrite, call, ended);
                 }

@@ -138,11 +138,11 @@ impl DesktopHook {
                 self.report("could not resume follow-ups", Some(call));
             }
             Purpose::PlainStart(route) => {
-                self.routed_threw(route, &facts.of_desktop());
+                self.routed_threw(route, &facts);
             }
             Purpose::Routed(op, route, _, wait) => {
                 self.requests.settle(wait);
-                let refusal = self.routed_threw(route, &facts.of_desktop());
+                let refusal = self.routed_threw(route, &facts);
                 self.complete(op, Err(failure(refusal)));
             }
             // A read that threw reads as one that is not there.

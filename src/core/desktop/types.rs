@@ -203,18 +203,6 @@ impl ErrorFacts {
     pub fn words(words: &str) -> Self {
         ErrorFacts { words: words.into(), ..Default::default() }
     }
-
-    /// What the desktop's own `sendRequest` failed with: never this package's error.
-    ///
-    /// ```
-    /// # use renderer_steering::core::desktop::ErrorFacts;
-    /// let f = ErrorFacts { package_error: Some(true), ..ErrorFacts::words("x") };
-    /// assert!(f.of_desktop().package_error.is_none());
-    /// ```
-    #[cfg_attr(feature = "size-first", optimize(size))]
-    pub fn of_desktop(self) -> Self {
-        ErrorFacts { package_error: None, message_id: None, ..self }
-    }
 }
 
 /// What the `sendRequest` wrapper does with a request.
