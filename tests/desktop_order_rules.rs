@@ -153,10 +153,11 @@ fn a_steer_in_flight_holds_its_calls_and_its_route_until_each_ends() {
 /// A newTurn steer of message `m` on thread `t`, with `turn` running, whose
 /// route's request, if it leaves, ends with `outcome`: every call the hook
 /// asks for is answered as a plain desktop would. Returned: whether the
-/// message left.
-fn new_turn_attempt(hook: &mut DesktopHook, now: u64, input: u64, turn: Option<&str>, outcome: Result<ValueFacts, ErrorFacts>) -> bool {
-    let Reply::Promise(_) = hook.steer_turn(now, call("t", "x", Some("m"), input)) else { return false };
-    let mut left = false;
+/// message left, else the message of the refusal its request met (empty
+/// when the steer was refused before it).
+fn new_turn_attempt(hook: &mut DesktopHook, now: u64, input: u64, turn: Option<&str>, outcome: Result<ValueFacts, ErrorFacts>) -> Result<(), String> {
+    let Reply::Promise(_) = hook.steer_turn(now, call("t", "x", Some("m"), input)) else { return Err(String::new()) };
+    let mut left = Err(String::new());
     while let Some(made) = calls(&drain(hook)).into_iter().next() {
         let facts = match made.target {
             Target::Decide => ValueFacts { delivery: Some("newTurn".into()), host_deduplicates: true, ..ValueFacts::default() },
@@ -166,11 +167,14 @@ fn new_turn_attempt(hook: &mut DesktopHook, now: u64, input: u64, turn: Option<&
         hook.called(now, made.id, Returned::Value(facts.clone()));
         if made.target == Target::StartTurn {
             let request = RequestCall { method: "turn/start".into(), thread_id: "t".into(), message_id: Some("m".into()), expected_turn_id: None, input: 100 + input };
-            if !matches!(hook.send_request(now, request).0, Reply::Refused(_)) {
-                let sent = next_call(hook, Target::OwnSend);
-                hook.called(now, sent.id, Returned::Value(ValueFacts::default()));
-                hook.settled(now, sent.id, outcome.clone());
-                left = true;
+            match hook.send_request(now, request).0 {
+                Reply::Refused(refusal) => left = Err(refusal.failure.message()),
+                _ => {
+                    let sent = next_call(hook, Target::OwnSend);
+                    hook.called(now, sent.id, Returned::Value(ValueFacts::default()));
+                    hook.settled(now, sent.id, outcome.clone());
+                    left = Ok(());
+                }
             }
         }
         if made.awaited {
@@ -182,10 +186,14 @@ fn new_turn_attempt(hook: &mut DesktopHook, now: u64, input: u64, turn: Option<&
 
 #[test]
 fn a_new_turn_retry_of_an_unknown_outcome_leaves_again_only_into_the_turn_the_first_attempt_went_to() {
-    for (turn, leaves) in [(Some("turn-1"), true), (Some("turn-2"), false), (None, false)] {
+    for (turn, refused_as) in [(Some("turn-1"), None), (Some("turn-2"), Some("turn/steer")), (None, Some("turn/start"))] {
         let mut hook = DesktopHook::new(1_000);
-        assert!(new_turn_attempt(&mut hook, 0, 1, Some("turn-1"), Err(lost())), "the first attempt leaves as a turn/steer into turn-1");
-        assert_eq!(new_turn_attempt(&mut hook, 10, 2, turn, Ok(ValueFacts::default())), leaves, "the retry with {turn:?} running");
+        assert_eq!(new_turn_attempt(&mut hook, 0, 1, Some("turn-1"), Err(lost())), Ok(()), "the first attempt leaves as a turn/steer into turn-1");
+        let retry = new_turn_attempt(&mut hook, 10, 2, turn, Ok(ValueFacts::default()));
+        match refused_as {
+            None => assert_eq!(retry, Ok(()), "into turn-1 again: the host deduplicates it"),
+            Some(method) => assert!(retry.as_ref().is_err_and(|m| m.contains(method)), "with {turn:?} running, refused as a {method}: {retry:?}"),
+        }
     }
 }
 
@@ -193,8 +201,8 @@ fn a_new_turn_retry_of_an_unknown_outcome_leaves_again_only_into_the_turn_the_fi
 fn a_new_turn_message_that_left_as_a_plain_turn_start_is_not_sent_again() {
     for turn in [Some("turn-1"), None] {
         let mut hook = DesktopHook::new(1_000);
-        assert!(new_turn_attempt(&mut hook, 0, 1, None, Err(lost())), "the first attempt leaves as a plain turn/start");
-        assert!(!new_turn_attempt(&mut hook, 10, 2, turn, Ok(ValueFacts::default())), "the retry with {turn:?} running");
+        assert_eq!(new_turn_attempt(&mut hook, 0, 1, None, Err(lost())), Ok(()), "the first attempt leaves as a plain turn/start");
+        assert!(new_turn_attempt(&mut hook, 10, 2, turn, Ok(ValueFacts::default())).is_err(), "the retry with {turn:?} running");
     }
 }
 
