@@ -36,3 +36,14 @@ fn a_codexhost_steer_of_exactly_the_limit_goes_out() {
     r.input = draft_of(LIMIT + 1).into();
     assert_eq!(e.steer(r, 0).unwrap_err().failure.kind(), "draftTooLarge");
 }
+
+#[test]
+fn a_draft_that_is_no_array_is_refused_as_such_before_its_items_are_read() {
+    use renderer_steering::core::content::{check_acp_blocks, not_an_array, steer_text};
+    use renderer_steering::core::Json;
+    let not_an_array = not_an_array().message();
+    for draft in [Json::of("use pnpm"), Json::of(&json!({"type": "text", "text": "x"}))] {
+        assert_eq!(steer_text(&draft).unwrap_err().message(), not_an_array);
+        assert_eq!(check_acp_blocks(&draft, Default::default()).unwrap_err().message(), not_an_array);
+    }
+}
