@@ -251,6 +251,13 @@ impl Sim {
     fn send(&mut self, request: RequestCall) -> Reply {
         let thread = THREADS.into_iter().find(|t| *t == request.thread_id).expect("a model thread");
         let route = self.route_taking(&request);
+        // A request with a steer's very input array is that steer's: the id it
+        // carries is one the steer's unknown outcome may keep a record of.
+        if let (Some(id), true) = (request.message_id.clone(), request.input != 0) {
+            for o in self.ops.values_mut().filter(|o| !o.request && o.input == request.input && o.thread == thread && o.completed == 0) {
+                o.sent_ids.insert(id.clone());
+            }
+        }
         let (reply, op) = self.hook.send_request(self.now, request.clone());
         assert!(!self.ops.contains_key(&op), "an op number given twice: {op:?}");
         let promised = matches!(reply, Reply::Promise(p) if p == op);
