@@ -7,7 +7,7 @@ const GROUPS = [
   ["serde derive (our wire types)", /renderer_steering::.*(_::<impl serde|Visitor|__Field|__FieldVisitor)|PhantomData<.*renderer_steering::.* as serde(_core)?::de::DeserializeSeed/],
   ["our code: ACP engine", /^<?renderer_steering::core::(acp::|engine::base::Engine<renderer_steering::core::acp::)/],
   ["our code: codexhost engine", /^<?renderer_steering::core::(codexhost::|engine::base::Engine<renderer_steering::core::codexhost::)/],
-  ["our code: desktop hook", /^<?renderer_steering::(core|bridge)::desktop/],
+  ["our code: desktop hook", /^<?renderer_steering::((core|bridge)::desktop|core::engine::base::Engine<renderer_steering::core::desktop::)/],
   ["our code: journal", /^<?renderer_steering::(core::journal|core::engine::journal|bridge::journal)|::recover\b/],
   ["our code: shared core", /^<?renderer_steering::core::/],
   ["our code: the boundary (bridge)", /^<?renderer_steering::bridge::/],

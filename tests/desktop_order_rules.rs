@@ -229,3 +229,23 @@ fn a_steer_without_an_id_submits_the_fresh_id_it_was_given() {
     let (_, _, id) = start_turn_at(&mut hook, 0, call("t", "x", None, 1), None, None);
     assert_eq!(id, "fresh");
 }
+
+#[test]
+fn a_follow_up_read_that_fails_still_starts_the_turn_and_one_that_outlasts_the_bound_does_not() {
+    for (rejected, starts) in [(true, true), (false, false)] {
+        let mut hook = DesktopHook::new(1_000);
+        decided_at(&mut hook, 0, call("t", "x", Some("m"), 1), "newTurn", true);
+        for target in [Target::SubmissionHost("hasPendingTurnStart"), Target::SubmissionHost("getActiveTurnId"), Target::Below] {
+            let read = next_call(&mut hook, target);
+            hook.called(0, read.id, Returned::Value(ValueFacts { absent: true, ..ValueFacts::default() }));
+        }
+        let load = next_call(&mut hook, Target::Coordinator("loadMessages"));
+        hook.called(0, load.id, Returned::Value(ValueFacts::default()));
+        match rejected {
+            true => hook.settled(5, load.id, Err(lost())),
+            false => hook.tick(1_000),
+        }
+        let started = calls(&drain(&mut hook)).iter().any(|c| c.target == Target::StartTurn);
+        assert_eq!(started, starts, "loadMessages rejected: {rejected}");
+    }
+}
