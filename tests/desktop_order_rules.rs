@@ -141,7 +141,8 @@ fn a_steer_in_flight_holds_its_calls_and_its_route_until_each_ends() {
     hook.settled(5, start, Ok(ValueFacts::default()));
     drain(&mut hook);
     assert_eq!(hook.live_state(), 4, "the call has ended; the route waits for its request");
-    let request = RequestCall { method: "turn/start".into(), thread_id: "t".into(), message_id: Some("m".into()), expected_turn_id: None, input: 7 };
+    let request =
+        RequestCall { method: "turn/start".into(), thread_id: "t".into(), message_id: Some("m".into()), expected_turn_id: None, input: 7 };
     hook.send_request(6, request);
     let sent = next_call(&mut hook, Target::OwnSend);
     hook.called(6, sent.id, Returned::Value(ValueFacts::default()));
@@ -155,18 +156,32 @@ fn a_steer_in_flight_holds_its_calls_and_its_route_until_each_ends() {
 /// asks for is answered as a plain desktop would. Returned: whether the
 /// message left, else the message of the refusal its request met (empty
 /// when the steer was refused before it).
-fn new_turn_attempt(hook: &mut DesktopHook, now: u64, input: u64, turn: Option<&str>, outcome: Result<ValueFacts, ErrorFacts>) -> Result<(), String> {
+fn new_turn_attempt(
+    hook: &mut DesktopHook,
+    now: u64,
+    input: u64,
+    turn: Option<&str>,
+    outcome: Result<ValueFacts, ErrorFacts>,
+) -> Result<(), String> {
     let Reply::Promise(_) = hook.steer_turn(now, call("t", "x", Some("m"), input)) else { return Err(String::new()) };
     let mut left = Err(String::new());
     while let Some(made) = calls(&drain(hook)).into_iter().next() {
         let facts = match made.target {
             Target::Decide => ValueFacts { delivery: Some("newTurn".into()), host_deduplicates: true, ..ValueFacts::default() },
-            Target::SubmissionHost("getActiveTurnId") => ValueFacts { turn_id: turn.map(Into::into), absent: turn.is_none(), ..ValueFacts::default() },
+            Target::SubmissionHost("getActiveTurnId") => {
+                ValueFacts { turn_id: turn.map(Into::into), absent: turn.is_none(), ..ValueFacts::default() }
+            }
             _ => ValueFacts::default(),
         };
         hook.called(now, made.id, Returned::Value(facts.clone()));
         if made.target == Target::StartTurn {
-            let request = RequestCall { method: "turn/start".into(), thread_id: "t".into(), message_id: Some("m".into()), expected_turn_id: None, input: 100 + input };
+            let request = RequestCall {
+                method: "turn/start".into(),
+                thread_id: "t".into(),
+                message_id: Some("m".into()),
+                expected_turn_id: None,
+                input: 100 + input,
+            };
             match hook.send_request(now, request).0 {
                 Reply::Refused(refusal) => left = Err(refusal.failure.message()),
                 _ => {
@@ -188,11 +203,17 @@ fn new_turn_attempt(hook: &mut DesktopHook, now: u64, input: u64, turn: Option<&
 fn a_new_turn_retry_of_an_unknown_outcome_leaves_again_only_into_the_turn_the_first_attempt_went_to() {
     for (turn, refused_as) in [(Some("turn-1"), None), (Some("turn-2"), Some("turn/steer")), (None, Some("turn/start"))] {
         let mut hook = DesktopHook::new(1_000);
-        assert_eq!(new_turn_attempt(&mut hook, 0, 1, Some("turn-1"), Err(lost())), Ok(()), "the first attempt leaves as a turn/steer into turn-1");
+        assert_eq!(
+            new_turn_attempt(&mut hook, 0, 1, Some("turn-1"), Err(lost())),
+            Ok(()),
+            "the first attempt leaves as a turn/steer into turn-1"
+        );
         let retry = new_turn_attempt(&mut hook, 10, 2, turn, Ok(ValueFacts::default()));
         match refused_as {
             None => assert_eq!(retry, Ok(()), "into turn-1 again: the host deduplicates it"),
-            Some(method) => assert!(retry.as_ref().is_err_and(|m| m.contains(method)), "with {turn:?} running, refused as a {method}: {retry:?}"),
+            Some(method) => {
+                assert!(retry.as_ref().is_err_and(|m| m.contains(method)), "with {turn:?} running, refused as a {method}: {retry:?}")
+            }
         }
     }
 }
@@ -210,7 +231,8 @@ fn a_new_turn_message_that_left_as_a_plain_turn_start_is_not_sent_again() {
 fn a_route_request_the_desktop_rejects_with_what_looks_like_this_packages_error_is_the_desktops_failure() {
     let mut hook = DesktopHook::new(1_000);
     let (steer, start, id) = start_turn_at(&mut hook, 0, call("t", "x", Some("m"), 1), Some("turn-1"), None);
-    let request = RequestCall { method: "turn/start".into(), thread_id: "t".into(), message_id: Some(id.clone()), expected_turn_id: None, input: 9 };
+    let request =
+        RequestCall { method: "turn/start".into(), thread_id: "t".into(), message_id: Some(id.clone()), expected_turn_id: None, input: 9 };
     hook.send_request(1, request);
     let sent = next_call(&mut hook, Target::OwnSend);
     hook.called(1, sent.id, Returned::Value(ValueFacts::default()));

@@ -9,8 +9,8 @@ pub use submission::submitted_id;
 
 use renderer_steering::core::codexhost::Delivery;
 use renderer_steering::core::desktop::{
-    ActiveTurn, Admission, Call, CallId, Decided, DesktopHook, ErrorFacts, FollowUp, NewTurnFacts, NewTurnStep, Refusal, Reply,
-    Returned, Settled, SteerCall, SteerId, Target, ValueFacts, Verdict,
+    ActiveTurn, Admission, Call, CallId, Decided, DesktopHook, ErrorFacts, FollowUp, NewTurnFacts, NewTurnStep, Refusal, Reply, Returned,
+    Settled, SteerCall, SteerId, Target, ValueFacts, Verdict,
 };
 use renderer_steering::core::{Action, RpcError, SteeringError};
 
@@ -175,4 +175,3 @@ pub fn start_turn_at(
     hook.called(now, start.id, Returned::Value(ValueFacts::default()));
     (steer, start.id, id)
 }
-

@@ -30,7 +30,6 @@ fn plain(k: u8, throws: bool, misses: bool) -> Returned {
     }
 }
 
-
 impl Sim {
     /// Makes `call` as the model desktop and reports what it returned.
     pub(super) fn make(&mut self, call: Call) {
