@@ -153,10 +153,23 @@ fn a_v2_prompt_of_ours_resolves_at_insertion_with_its_message_id_within_the_requ
 
 #[test]
 fn a_v2_prompt_answer_without_a_message_id_is_unknown() {
-    let mut e = queue_v2();
-    let op = e.send("s", text("hello"), 0).unwrap();
-    let Some(Err(error)) = done(&run(&mut e, 0, |_, _| ok(json!({ "stopReason": "end_turn" }))), op) else { panic!() };
-    assert_eq!(error.failure.kind(), "outcomeUnknown");
+    for answer in [json!({ "stopReason": "end_turn" }), json!({ "messageId": "" })] {
+        let mut e = queue_v2();
+        let op = e.send("s", text("hello"), 0).unwrap();
+        let Some(Err(error)) = done(&run(&mut e, 0, |_, _| ok(answer.clone())), op) else { panic!("{answer}") };
+        assert_eq!(error.failure.kind(), "outcomeUnknown", "{answer}");
+    }
+}
+
+#[test]
+fn a_repeated_running_snapshot_is_no_completion() {
+    let mut e = v2(json!({}));
+    state(&mut e, "running", None, 0);
+    let op = e.send("s", text("use pnpm"), 0).unwrap();
+    run(&mut e, 0, |_, _| ok(json!({ "outcome": "injected" })));
+    state(&mut e, "running", None, 1);
+    assert_eq!(done(&run(&mut e, 1, silent), op), None, "the turn still runs: the steer waits for its echo");
+    assert_eq!(e.composer("s").mode, InputMode::Direct);
 }
 
 #[test]

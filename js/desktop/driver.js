@@ -256,7 +256,6 @@ export class Driver {
       if (error !== undefined) waiter.reject(steeringError(error, waiter.draft));
       else if (rethrow !== undefined) waiter.reject(rethrown(of(rethrow[0]).error, rethrow[1], at, waiter.draft));
       else if (own(ok, "value") !== undefined) waiter.resolve(of(ok.value).resolved);
-      else if (own(ok, "returned") !== undefined) waiter.resolve(of(ok.returned).value);
       else waiter.resolve(own(ok, "built"));
     }
     this.release(action.op);

@@ -165,15 +165,13 @@ pub struct Call {
 ///
 /// ```
 /// use renderer_steering::core::desktop::{CallId, Settled};
-/// assert_ne!(Settled::Value(CallId(1)), Settled::Returned(CallId(1)));
+/// assert_ne!(Settled::Value(CallId(1)), Settled::Rethrow(CallId(1), false));
 /// ```
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub enum Settled {
     /// Resolves with what the call resolved with.
     Value(CallId),
-    /// Resolves with what the call returned (a promise is followed).
-    Returned(CallId),
     /// Rejects with what the call threw or rejected with, unchanged; the
     /// flag: that error is this package's own, and its `draft` becomes the
     /// op's (each promise of a joined op its own).

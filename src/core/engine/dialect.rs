@@ -43,7 +43,5 @@ pub trait Dialect: Sized + Debug {
 
     /// Per-key state the dialect holds beyond ops, lanes and requests
     /// (counted by [`Engine::live_state`]).
-    fn held(&self) -> usize {
-        0
-    }
+    fn held(&self) -> usize;
 }
