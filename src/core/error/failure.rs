@@ -32,8 +32,8 @@ pub enum Failure {
 }
 
 impl Failure {
-    /// Every [`Failure::kind`], once: the JS `SteeringErrorKind` union
-    /// (`tests/error_kinds.rs` checks the `.d.ts` against it).
+    /// Every [`Failure::kind`], once: the module states it to JavaScript,
+    /// and `SteeringErrorKind` in the `.d.ts` is checked against what it states.
     ///
     /// ```
     /// # use renderer_steering::core::Failure;
