@@ -89,6 +89,45 @@ test("steers that joined one whose decision failed each get their own error, wit
   assert.notEqual(ea, eb, "each steer its own error object");
   assert.equal(ea.draft, first, "the first steer's draft, by identity");
   assert.equal(eb.draft, second, "the joined steer's draft, by identity");
+  for (const error of [ea, eb]) {
+    const { writable, enumerable, configurable } = Object.getOwnPropertyDescriptor(error, "draft");
+    assert.deepEqual({ writable, enumerable, configurable }, { writable: true, enumerable: true, configurable: true }, "a plain own field");
+  }
+  hook.dispose();
+});
+
+test("an id as long as the module's bound is an id, and one unit longer is none: same-id steers join only within it", async () => {
+  for (const [units, joins] of [[4096, true], [4097, false]]) {
+    class Held extends RequestManager {
+      sendRequest(method, params, options) {
+        if (method !== "codexhost/thread/steering/inspect") return super.sendRequest(method, params, options);
+        this.sent.push({ method, params, options });
+        return new Promise(() => {});
+      }
+    }
+    const manager = new Held({});
+    const hook = api.installDesktopSteering(manager);
+    const messageId = "m".repeat(units);
+    const a = settle(manager.steerTurn("t", text("use pnpm"), { id: "r", context: {} }, "fast", undefined, messageId, {}, null));
+    let second;
+    const b = settle(manager.steerTurn("t", text("use pnpm"), { id: "r2", context: {} }, "fast", undefined, messageId, {}, null));
+    b.then((settled) => (second = settled));
+    await new Promise((r) => setTimeout(r, 5));
+    if (joins) assert.equal(second, undefined, `${units} units: the same message joins the one in flight`);
+    else assert.equal(second?.error?.kind, "busy", `${units} units: no id, so not the same submission`);
+    hook.dispose();
+    await Promise.all([a, b]);
+  }
+});
+
+test("the hook marks its layer under the name every copy of the package shares, and its dispose method is a plain one", () => {
+  const manager = new RequestManager({});
+  const hook = api.installDesktopSteering(manager);
+  let layer = manager;
+  while (layer && !Object.getOwnPropertySymbols(layer).includes(Symbol.for("renderer-steering.desktop-hook"))) layer = Object.getPrototypeOf(layer);
+  assert.ok(layer, "the mark is found by its registered name");
+  const disposer = Object.getOwnPropertyDescriptor(Object.getPrototypeOf(hook), Symbol.dispose);
+  assert.deepEqual({ writable: disposer.writable, configurable: disposer.configurable }, { writable: true, configurable: true });
   hook.dispose();
 });
 
