@@ -155,3 +155,30 @@ fn records_kept_for_forget_are_the_newest_only() {
     assert_eq!(removed(&mut hook, "m-1"), 1, "the next oldest is");
     assert_eq!(removed(&mut hook, &format!("m-{MAX_RECORDS}")), 1, "and the newest");
 }
+
+#[test]
+fn a_record_carried_by_a_steer_still_out_outlives_the_trim_of_kept_records() {
+    let mut hook = journaled();
+    // A host that deduplicates the id: the same message may be sent again.
+    let first = own(&mut hook, call("t", "x", Some("m"), 1), Delivery::Official, true);
+    hook.request_into(0, "turn/steer", "t", Some("m"), None, 1);
+    hook.own_ended(first, Ended::Error(lost()));
+    hook.own_settled(first);
+    // The same message again, its record kept as unknown: this steer now carries it.
+    let again = own(&mut hook, call("t", "x", Some("m"), 2), Delivery::Official, true);
+    hook.request_into(0, "turn/steer", "t", Some("m"), None, 2);
+    for n in 0..MAX_RECORDS {
+        let (thread, id) = (format!("t-{n}"), format!("m-{n}"));
+        let steer = own(&mut hook, call(&thread, "x", Some(&id), 3 + n as u64), Delivery::Official, false);
+        hook.request_into(0, "turn/steer", &thread, Some(&id), None, 3 + n as u64);
+        hook.own_ended(steer, Ended::Error(lost()));
+        hook.own_settled(steer);
+    }
+    hook.own_ended(again, Ended::Ok);
+    hook.own_settled(again);
+    drain(&mut hook);
+    hook.forget_record("m");
+    assert_eq!(writes(&drain(&mut hook)), [(storage_key("rs:", JournalDialect::Codexhost, "t", "m"), None)], "still held for forget");
+    hook.forget_record("m-0");
+    assert!(writes(&drain(&mut hook)).is_empty(), "the oldest idle record went instead");
+}
