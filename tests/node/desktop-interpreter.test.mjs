@@ -29,6 +29,18 @@ async function logged(body) {
   return calls;
 }
 
+/** A desktop whose inspect is held: its promise is made with `executor`, the rest answered as usual. */
+function heldInspect(executor) {
+  class Held extends RequestManager {
+    sendRequest(method, params, options) {
+      if (method !== "codexhost/thread/steering/inspect") return super.sendRequest(method, params, options);
+      this.sent.push({ method, params, options });
+      return new Promise(executor);
+    }
+  }
+  return new Held({});
+}
+
 test("a mutate that rejects is logged with the very error it rejected with, and the steer still resolves", async () => {
   const manager = new RequestManager(newTurn, { pauseOnSteer: "new" });
   const failure = new Error("the queue is locked");
@@ -65,14 +77,7 @@ test("a delivery the host reconciled, with no onReconcile given, logs nothing", 
 test("steers that joined one whose decision failed each get their own error, with their own draft", async () => {
   let rejectInspect;
   // The inspect never answers until the test says: both steers are in flight by then.
-  class Held extends RequestManager {
-    sendRequest(method, params, options) {
-      if (method !== "codexhost/thread/steering/inspect") return super.sendRequest(method, params, options);
-      this.sent.push({ method, params, options });
-      return new Promise((_, reject) => (rejectInspect = reject));
-    }
-  }
-  const manager = new Held({});
+  const manager = heldInspect((_, reject) => (rejectInspect = reject));
   const hook = api.installDesktopSteering(manager);
   const first = text("use pnpm");
   const second = text("use pnpm"); // the same steer sent twice (a double click): a draft of its own
@@ -98,14 +103,7 @@ test("steers that joined one whose decision failed each get their own error, wit
 
 test("an id as long as the module's bound is an id, and one unit longer is none: same-id steers join only within it", async () => {
   for (const [units, joins] of [[4096, true], [4097, false]]) {
-    class Held extends RequestManager {
-      sendRequest(method, params, options) {
-        if (method !== "codexhost/thread/steering/inspect") return super.sendRequest(method, params, options);
-        this.sent.push({ method, params, options });
-        return new Promise(() => {});
-      }
-    }
-    const manager = new Held({});
+    const manager = heldInspect(() => {});
     const hook = api.installDesktopSteering(manager);
     const messageId = "m".repeat(units);
     const a = settle(manager.steerTurn("t", text("use pnpm"), { id: "r", context: {} }, "fast", undefined, messageId, {}, null));
