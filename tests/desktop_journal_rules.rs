@@ -168,9 +168,9 @@ fn a_record_carried_by_a_steer_still_out_outlives_the_trim_of_kept_records() {
     let again = own(&mut hook, call("t", "x", Some("m"), 2), Delivery::Official, true);
     hook.request_into(0, "turn/steer", "t", Some("m"), None, 2);
     for n in 0..MAX_RECORDS {
-        let (thread, id) = (format!("t-{n}"), format!("m-{n}"));
-        let steer = own(&mut hook, call(&thread, "x", Some(&id), 3 + n as u64), Delivery::Official, false);
-        hook.request_into(0, "turn/steer", &thread, Some(&id), None, 3 + n as u64);
+        let (thread, id, input) = (format!("t-{n}"), format!("m-{n}"), 3 + n as u64);
+        let steer = own(&mut hook, call(&thread, "x", Some(&id), input), Delivery::Official, false);
+        hook.request_into(0, "turn/steer", &thread, Some(&id), None, input);
         hook.own_ended(steer, Ended::Error(lost()));
         hook.own_settled(steer);
     }
