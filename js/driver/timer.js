@@ -22,8 +22,9 @@ export class Timer {
 
   /**
    * Arms for `deadline` (engine ms; null: nothing due). `clock()` is read
-   * only when a new timeout is set, and not again while it runs (a page
-   * clock may call back into the engine, which arms again).
+   * only when a new timeout is set, and not again while it runs: a page
+   * clock may call back into the engine, whose arm is then dropped (the
+   * engine arms again after its next step).
    */
   arm(deadline, clock) {
     if (deadline === null || deadline === undefined) {
@@ -42,7 +43,6 @@ export class Timer {
     } finally {
       this.arming = false;
     }
-    if (this.handle !== undefined && this.at <= deadline) return; // armed meanwhile, by a call the clock made
     // A broken page clock (NaN) reads as its last good reading, as the engine reads it.
     if (Number.isFinite(now) && now >= 0) this.lastNow = now;
     this.clear();
