@@ -53,9 +53,10 @@ test("an error answer gives its code, its message and its data's JSON text", () 
   assert.equal(data, '{"retry":[1,"a"]}');
 });
 
-test("a message or name that is not a string is absent", () => {
-  const { facts: read } = host.readRejection({ name: 7, code: 5, message: { text: "no" } });
+test("a message or name that is not a string is absent, and the data is still read", () => {
+  const { facts: read, data } = host.readRejection({ name: 7, code: 5, message: 42, data: "d" });
   assert.deepEqual(read, facts({ object: true, domException: false, words: read.words, code: 5 }));
+  assert.equal(data, '"d"');
 });
 
 test("a name and a message are cut to 16,384 UTF-16 units", () => {
@@ -137,6 +138,13 @@ test("a native promise's answer comes in one microtask, never synchronously", as
   assert.deepEqual(order, ["returned", "tick 1", "answer", "tick 2"]);
 });
 
+test("a thenable that answers at once is still told a microtask later", async () => {
+  let told = false;
+  const answer = settlement((done) => host.follow({ then: (resolve) => resolve("now") }, 1000, -1, (...args) => { told = true; done(...args); }));
+  assert.equal(told, false);
+  assert.deepEqual(await answer, { described: { how: "result" }, payload: '"now"' });
+});
+
 test("with a give-up time, a transport that never settles ends as a timeout, once", async () => {
   for (const giveUpMs of [0, 5]) {
     let answers = 0;
@@ -193,10 +201,8 @@ test("the app's request gets the options argument only when there are options", 
 
 test("a request that throws is not sent, told a microtask later with what it threw", async () => {
   let told;
-  const answer = settlement((done) => {
-    host.callHost(() => { throw new Error("socket closed"); }, "turn/steer", {}, undefined, (...args) => { told = true; done(...args); });
-    assert.equal(told, undefined, "never synchronously");
-  });
+  const answer = settlement((done) => host.callHost(() => { throw new Error("socket closed"); }, "turn/steer", {}, undefined, (...args) => { told = true; done(...args); }));
+  assert.equal(told, undefined, "never synchronously");
   const { described, payload } = await answer;
   assert.equal(described.how, "notSent");
   assert.match(described.words, /socket closed/);
