@@ -216,6 +216,7 @@ test("a call's hooks are kept when they are functions; hooks that cannot be read
   }
   const sent = door.sendHooks({ accepted: present, unconfirmed: present, present });
   assert.deepEqual(Object.keys(sent.hooks), ["accepted", "unconfirmed"]);
+  assert.equal(Object.getPrototypeOf(sent.hooks), null);
 });
 
 /** A record whose hooks log their calls. */
