@@ -4,16 +4,12 @@
 // a call's UI hooks run.
 import { test, before, afterEach } from "node:test";
 import assert from "node:assert/strict";
-import { join } from "node:path";
-import { pathToFileURL } from "node:url";
-import { packAndInstall } from "./pack.mjs";
+import { shippedModules } from "./pack.mjs";
 
 let door;
 let limits;
 before(async () => {
-  const pkg = join(packAndInstall().dir, "node_modules", "renderer-steering", "pkg");
-  door = await import(pathToFileURL(join(pkg, "driver", "front-door.js")).href);
-  ({ LIMITS: limits } = await import(pathToFileURL(join(pkg, "driver", "limits.js")).href));
+  [door, { LIMITS: limits }] = await shippedModules("driver/front-door.js", "driver/limits.js");
 });
 
 const realError = console.error;

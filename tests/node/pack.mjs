@@ -60,6 +60,12 @@ export function packAndInstall() {
   return { dir, tarball, files: info.files.map((f) => f.path), manifest, entry: pathToFileURL(join(dir, "use.mjs")).href };
 }
 
+/** Modules of the installed package, by their path under its `pkg/` (one pack for all of them). */
+export function shippedModules(...paths) {
+  const pkg = join(packAndInstall().dir, "node_modules", "renderer-steering", "pkg");
+  return Promise.all(paths.map((path) => import(pathToFileURL(join(pkg, path)).href)));
+}
+
 /** A scripted codexhost host: answers by method; records every call. */
 export function scriptedHost(answers) {
   const calls = [];

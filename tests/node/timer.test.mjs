@@ -5,14 +5,11 @@
 // timer functions.
 import { test, before, afterEach } from "node:test";
 import assert from "node:assert/strict";
-import { join } from "node:path";
-import { pathToFileURL } from "node:url";
-import { packAndInstall } from "./pack.mjs";
+import { shippedModules } from "./pack.mjs";
 
 let Timer;
 before(async () => {
-  const pkg = join(packAndInstall().dir, "node_modules", "renderer-steering", "pkg");
-  ({ Timer } = await import(pathToFileURL(join(pkg, "driver", "timer.js")).href));
+  [{ Timer }] = await shippedModules("driver/timer.js");
 });
 
 const real = { setTimeout: globalThis.setTimeout, clearTimeout: globalThis.clearTimeout, error: console.error };

@@ -4,14 +4,11 @@
 // synchronous one, and a transport that throws before anything is written.
 import { test, before, afterEach } from "node:test";
 import assert from "node:assert/strict";
-import { join } from "node:path";
-import { pathToFileURL } from "node:url";
-import { packAndInstall } from "./pack.mjs";
+import { shippedModules } from "./pack.mjs";
 
 let host;
 before(async () => {
-  const pkg = join(packAndInstall().dir, "node_modules", "renderer-steering", "pkg");
-  host = await import(pathToFileURL(join(pkg, "driver", "host.js")).href);
+  [host] = await shippedModules("driver/host.js");
 });
 
 const real = { setTimeout: globalThis.setTimeout, clearTimeout: globalThis.clearTimeout, error: console.error };
