@@ -77,7 +77,7 @@ export class AcpSteering {
   /** Revokes an accepted, undelivered inject; resolves with its content. */
   revoke(sessionId, messageId) {
     return method(this, AcpSteering, "revoke", { async: true }, (engine) =>
-      engine.submit({ do: "revoke", now: now(), sessionId: describedId(sessionId), messageId: describedId(messageId) }, "", undefined, undefined),
+      engine.submit({ do: "revoke", now: now(), sessionId: describedId(sessionId), messageId: describedId(messageId) }),
     );
   }
 

@@ -50,7 +50,7 @@ export class CodexhostSteering {
   decide(args) {
     return method(this, CodexhostSteering, "decide", { async: true }, (engine) => {
       const input = { do: "decide", now: now(), threadId: describedId(fieldOf(args, "threadId")), text: described(fieldOf(args, "text"), limits.draftUnits) };
-      return engine.submit(input, "", undefined, undefined);
+      return engine.submit(input);
     });
   }
 

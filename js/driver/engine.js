@@ -57,7 +57,7 @@ export function recover(engine) {
   const read = engine.run({ do: "recoverRead", now: now(), wall: wallNow() }, JSON.stringify(entries));
   const threads = own(own(read, "value"), "threads") ?? [];
   const followers = engine.streamRole ? threads.filter((thread) => isFollower(engine.streamRole, thread)) : [];
-  return engine.submit({ do: "recover", now: now(), followers }, "", undefined, undefined);
+  return engine.submit({ do: "recover", now: now(), followers });
 }
 
 /**
@@ -80,11 +80,11 @@ export class Engine {
     this.handle = handle;
     this.request = request;
     this.streamRole = typeof streamRole === "function" ? streamRole : undefined;
-    /** op -> [{ resolve, reject, original }] */
+    /** op -> { resolve, reject, original }: every op is a submission of its own. */
     this.waiters = new Map();
     /** op -> the call record (hooks, requestOptions) */
     this.records = new Map();
-    this.timer = new Timer(() => this.safely({ do: "tick", now: now() }, ""));
+    this.timer = new Timer(() => this.safely({ do: "tick", now: now() }));
     this.depth = 0;
     this.deadline = null;
     this.onChange = undefined;
@@ -129,11 +129,7 @@ export class Engine {
       const op = own(own(out, "value"), "op");
       if (op === undefined) return;
       if (record !== undefined) this.records.set(op, record);
-      promise = new Promise((resolve, reject) => {
-        const list = this.waiters.get(op);
-        if (list) list.push({ resolve, reject, original });
-        else this.waiters.set(op, [{ resolve, reject, original }]);
-      });
+      promise = new Promise((resolve, reject) => this.waiters.set(op, { resolve, reject, original }));
       owing.add(this);
     });
     const error = own(out, "error");
@@ -180,13 +176,11 @@ export class Engine {
     const op = done.op;
     const ok = own(done, "ok");
     const error = own(done, "error");
-    const waiters = this.waiters.get(op) ?? [];
+    const waiter = this.waiters.get(op);
     this.waiters.delete(op);
     this.records.delete(op);
-    for (const waiter of waiters) {
-      if (error === undefined) waiter.resolve(ok);
-      else waiter.reject(steeringError(error, waiter.original));
-    }
+    if (error === undefined) waiter?.resolve(ok);
+    else waiter?.reject(steeringError(error, waiter.original));
     if (this.waiters.size === 0) {
       owing.delete(this);
       if (this.releaseWhenIdle) this.close();

@@ -1,0 +1,146 @@
+// The one engine driver (js/driver/engine.js), as the package ships it:
+// a freed engine refuses every step, an answer that comes after it is freed
+// is dropped, each answer is handed back with the thread's stream role as
+// it is then, what the engine reports as changed reaches `onChange`, a
+// submission the engine does not take rejects at once, and an engine the
+// app let go of stays until the last promise it owes settles.
+import { test, before } from "node:test";
+import assert from "node:assert/strict";
+import { shippedModules } from "./pack.mjs";
+
+let api;
+let engineOf;
+before(async () => {
+  [api, { engineOf }] = await shippedModules("node.js", "api/codexhost.js");
+  await api.init();
+});
+
+const input = () => [{ type: "text", text: "use pnpm" }];
+const steerArgs = (threadId) => ({ threadId, expectedTurnId: "turn-1", input: input() });
+const settled = () => new Promise((resolve) => setImmediate(resolve));
+
+/** A promise with its resolve function. */
+function deferred() {
+  let resolve;
+  const promise = new Promise((r) => (resolve = r));
+  return { promise, resolve };
+}
+
+/** A host that delivers into the active turn, each answer coming when `answers` says. */
+function host(answers = {}) {
+  const calls = [];
+  const request = (method) => {
+    calls.push(method);
+    if (answers[method]) return answers[method]();
+    if (method === "codexhost/thread/steering/inspect") return Promise.resolve({ delivery: "activeTurn" });
+    if (method === "turn/steer") return Promise.resolve({ turnId: "turn-1" });
+    return Promise.reject({ code: -32601, message: "Method not found" });
+  };
+  return { request, calls };
+}
+
+test("a freed engine refuses every step as disposed, without asking the module", () => {
+  const steering = new api.CodexhostSteering({ request: host().request });
+  const engine = engineOf(steering);
+  engine.close();
+  const out = engine.run({ do: "liveState" });
+  assert.equal(out.value, undefined);
+  assert.equal(out.error.kind, "disposed");
+  assert.equal(out.error.message, "disposed");
+});
+
+test("each answer is handed back with the thread's stream role as the app says it then", async () => {
+  const asked = [];
+  const { request, calls } = host();
+  const steering = new api.CodexhostSteering({ request, streamRole: (threadId) => (asked.push(threadId), "owner") });
+  await steering.steer(steerArgs("t"));
+  assert.deepEqual(calls, ["codexhost/thread/steering/inspect", "turn/steer"]);
+  assert.deepEqual(asked, ["t", "t", "t"], "once at the steer, once per answer");
+  steering.free();
+});
+
+test("an answer that comes after the engine is freed is dropped: no stream role is asked for it", async () => {
+  const asked = [];
+  const inspect = deferred();
+  const steering = new api.CodexhostSteering({
+    request: host({ "codexhost/thread/steering/inspect": () => inspect.promise }).request,
+    streamRole: (threadId) => (asked.push(threadId), "owner"),
+  });
+  const engine = engineOf(steering);
+  steering.steer(steerArgs("t")).catch(() => {});
+  assert.deepEqual(asked, ["t"]);
+  engine.close();
+  inspect.resolve({ delivery: "activeTurn" });
+  await settled();
+  assert.deepEqual(asked, ["t"]);
+});
+
+test("what the engine reports as changed reaches onChange with its key and state", () => {
+  const changes = [];
+  const acp = new api.AcpSteering({ request: () => new Promise(() => {}), initialize: { agentCapabilities: {} } });
+  acp.onChange((key, state) => changes.push([key, state.mode, state.queued.length]));
+  acp.promptSent("s");
+  acp.send("s", input()).catch(() => {});
+  assert.deepEqual(changes, [["s", "queue", 0], ["s", "queue", 1]]);
+  acp.dispose();
+  acp.free();
+});
+
+test("without a journal recover() asks nothing and resolves with no entries", async () => {
+  const { request, calls } = host();
+  const steering = new api.CodexhostSteering({ request });
+  assert.deepEqual(await steering.recover(), []);
+  assert.deepEqual(calls, []);
+  steering.free();
+});
+
+test("a step the engine does not take as a submission rejects as disposed, leaving nothing waiting", async () => {
+  const steering = new api.CodexhostSteering({ request: host().request });
+  const engine = engineOf(steering);
+  const error = await engine.submit({ do: "liveState" }).then(() => assert.fail("resolved"), (e) => e);
+  assert.equal(error.kind, "disposed");
+  assert.equal(engine.waiters.size, 0);
+  steering.free();
+});
+
+test("a refused steer leaves no waiter and no call record behind", async () => {
+  const steering = new api.CodexhostSteering({ request: host().request });
+  const engine = engineOf(steering);
+  const error = await steering.steer({ threadId: 5, input: input() }).then(() => assert.fail("resolved"), (e) => e);
+  assert.equal(error.kind, "invalidInput");
+  assert.deepEqual([engine.waiters.size, engine.records.size], [0, 0]);
+  steering.free();
+});
+
+test("a decision keeps no call record; a steer keeps its record until it settles", async () => {
+  const inspect = deferred();
+  const steering = new api.CodexhostSteering({ request: host({ "codexhost/thread/steering/inspect": () => inspect.promise }).request });
+  const engine = engineOf(steering);
+  const decision = steering.decide({ threadId: "t", text: "use pnpm" });
+  assert.deepEqual([engine.waiters.size, engine.records.size], [1, 0]);
+  const steer = steering.steer(steerArgs("t2"));
+  assert.deepEqual([engine.waiters.size, engine.records.size], [2, 1]);
+  inspect.resolve({ delivery: "activeTurn" });
+  await Promise.all([decision, steer]);
+  assert.deepEqual([engine.waiters.size, engine.records.size], [0, 0]);
+  steering.free();
+});
+
+test("an engine let go of while it owes promises closes only once the last one settles", async () => {
+  const first = deferred();
+  const second = deferred();
+  const steering = new api.CodexhostSteering({
+    request: host({ "codexhost/thread/steering/inspect": () => (first.used ? second : ((first.used = true), first)).promise }).request,
+  });
+  const engine = engineOf(steering);
+  const a = steering.steer(steerArgs("a"));
+  const b = steering.steer(steerArgs("b"));
+  engine.release();
+  assert.equal(engine.closed, false);
+  first.resolve({ delivery: "activeTurn" });
+  assert.equal((await a).turnId, "turn-1");
+  assert.equal(engine.closed, false, "one promise is still owed");
+  second.resolve({ delivery: "activeTurn" });
+  assert.equal((await b).turnId, "turn-1");
+  assert.equal(engine.closed, true);
+});
