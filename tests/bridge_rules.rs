@@ -144,6 +144,15 @@ fn a_freed_handle_answers_that_it_was_freed_and_its_slot_is_reused() {
 }
 
 #[test]
+fn a_refusal_without_an_engine_is_of_the_kind_asked_with_its_words() {
+    let mut bridge = Bridge::default();
+    let out = step(&mut bridge, 0, json!({ "do": "failure", "kind": "disposed", "detail": "ignored" }), "");
+    assert_eq!((out["error"]["kind"].as_str(), out["error"]["message"].as_str()), (Some("disposed"), Some("disposed")));
+    let out = step(&mut bridge, 0, json!({ "do": "failure", "kind": "invalidInput", "detail": "not an instance" }), "");
+    assert_eq!((out["error"]["kind"].as_str(), out["error"]["message"].as_str()), (Some("invalidInput"), Some("not an instance")));
+}
+
+#[test]
 fn input_the_driver_never_sends_is_refused_in_words_not_a_panic() {
     let mut bridge = Bridge::default();
     let handle = codexhost(&mut bridge);
@@ -153,6 +162,8 @@ fn input_the_driver_never_sends_is_refused_in_words_not_a_panic() {
         (handle, r#"{"do":7}"#),
         (handle, r#"{"do":"answer","id":-1}"#),
         (handle, r#"{"do":"nope"}"#),
+        (0, r#"{"do":"failure","kind":"dispose"}"#),
+        (0, r#"{"do":"failure","kind":""}"#),
         (u32::MAX, "{}"),
     ] {
         let out: Value = serde_json::from_str(&bridge.step(handle, input, "\u{0}")).unwrap();

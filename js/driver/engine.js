@@ -56,19 +56,19 @@ export function recover(engine) {
   const entries = engine.journalEntries(engine.journalPrefix);
   const read = engine.run({ do: "recoverRead", now: now(), wall: wallNow() }, JSON.stringify(entries));
   const threads = own(own(read, "value"), "threads") ?? [];
-  const followers = engine.streamRole ? threads.filter((thread) => isFollower(engine.streamRole, thread)) : [];
+  const followers = threads.filter((thread) => isFollower(engine.streamRole, thread));
   return engine.submit({ do: "recover", now: now(), followers });
 }
 
 /**
  * True when the app's `streamRole(key)` says `follower` (`"follower"` or
- * `{ role: "follower" }`); a throwing callback reads as "not a follower".
+ * `{ role: "follower" }`); no callback, or one that throws, reads as "not
+ * a follower".
  */
 export function isFollower(streamRole, key) {
   try {
-    let role = streamRole(key);
-    if (role !== null && typeof role === "object") role = fieldOf(role, "role");
-    return role === "follower";
+    const role = streamRole(key);
+    return role === "follower" || fieldOf(role, "role") === "follower";
   } catch {
     return false;
   }
@@ -100,7 +100,7 @@ export class Engine {
    * waiter there, before any step can settle it). Throws the message of a
    * constructor-style refusal, or the module's stop error.
    */
-  run(input, payload = "", before) {
+  run(input, payload, before) {
     if (this.closed) return { value: undefined, error: refusalReport("disposed") };
     const out = step(this.handle, input, payload);
     if (own(out, "thrown") !== undefined) throw new Error(out.thrown);
@@ -141,7 +141,7 @@ export class Engine {
   carry(s) {
     const kind = own(s, "do");
     if (kind === "send") this.send(s);
-    else if (kind === "journal") this.write(s.key, own(s, "record"));
+    else if (kind === "journal") this.journal.write(s.key, own(s, "record"));
     else if (kind === "complete") this.complete(s);
     else if (kind === "changed") this.changed(s);
     else callHook(this.records.get(s.op), kind, own(s, "shown") ?? own(s, "from"), own(s, "to"));
@@ -157,11 +157,6 @@ export class Engine {
       const input = { do: "answer", id, now: now(), how: settled.how, words: settled.words, rejection: settled.rejection, follower };
       this.safely(input, payload);
     });
-  }
-
-  /** Writes or removes a journal record; a journal that failed is not written again (steering goes on without it). */
-  write(key, record) {
-    this.journal?.write(key, record);
   }
 
   /**

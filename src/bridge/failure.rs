@@ -6,21 +6,25 @@
 use super::input::Input;
 use crate::core::{Failure, Json, SteeringError, Trace};
 
-/// The typed error of a `failure` input: `kind` (`invalidInput` with
-/// `detail`, its words; anything else: `disposed`).
+/// The typed error of a `failure` input: `kind` is `disposed`, or
+/// `invalidInput` with `detail`, its words; any other kind is none (the
+/// driver asked for a kind that does not exist).
 ///
 /// ```
 /// use renderer_steering::bridge::{failure, Input};
 /// let input: Input = serde_json::from_str(r#"{"do":"failure","kind":"disposed"}"#).unwrap();
-/// assert_eq!(failure(&input).failure.kind(), "disposed");
+/// assert_eq!(failure(&input).unwrap().failure.kind(), "disposed");
 /// let input: Input = serde_json::from_str(r#"{"do":"failure","kind":"invalidInput","detail":"not an instance"}"#).unwrap();
-/// assert_eq!(failure(&input).failure.message(), "not an instance");
+/// assert_eq!(failure(&input).unwrap().failure.message(), "not an instance");
+/// let input: Input = serde_json::from_str(r#"{"do":"failure","kind":"dispose"}"#).unwrap();
+/// assert!(failure(&input).is_none());
 /// ```
 #[cfg_attr(feature = "size-first", optimize(size))]
-pub fn failure(input: &Input) -> SteeringError {
+pub fn failure(input: &Input) -> Option<SteeringError> {
     let failure = match input.kind.as_str() {
         "invalidInput" => Failure::invalid_input(input.detail.clone()),
-        _ => Failure::disposed(),
+        "disposed" => Failure::disposed(),
+        _ => return None,
     };
-    SteeringError::new(failure, Json::no_items(), Trace::default())
+    Some(SteeringError::new(failure, Json::no_items(), Trace::default()))
 }

@@ -176,7 +176,10 @@ impl Bridge {
                 Output::default()
             }
             ("limits", _) => Output::value(&Limits::default()),
-            ("failure", _) => Output::failed(&failure(&input)),
+            ("failure", _) => match failure(&input) {
+                Some(error) => Output::failed(&error),
+                None => Output::thrown(format!("renderer-steering: no failure is of kind \"{}\"", input.kind)),
+            },
             ("open", other) => Output::thrown(format!("renderer-steering: this entry has no {other} engine")),
             #[cfg(feature = "desktop")]
             ("desktopOptions", _) => match desktop_options(&read) {

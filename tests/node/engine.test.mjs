@@ -144,3 +144,62 @@ test("an engine let go of while it owes promises closes only once the last one s
   assert.equal((await b).turnId, "turn-1");
   assert.equal(engine.closed, true);
 });
+
+test("an input the engine does not take throws its words", () => {
+  const steering = new api.CodexhostSteering({ request: host().request });
+  assert.throws(() => engineOf(steering).run({ do: "steerNow" }), /does not take "steerNow"/);
+  steering.free();
+});
+
+test("an engine keeps the app's journal only when the module keeps records for it", () => {
+  const storage = { getItem: () => null, setItem() {}, removeItem() {}, key: () => null, length: 0 };
+  const without = new api.CodexhostSteering({ request: host().request });
+  const kept = new api.CodexhostSteering({ request: host().request, journal: storage });
+  assert.equal(engineOf(without).journal, undefined);
+  assert.notEqual(engineOf(kept).journal, undefined);
+  without.free();
+  kept.free();
+});
+
+test("a listener that is taken away or throws leaves steering as it was; a throw is reported once", async () => {
+  const reported = [];
+  const original = console.error;
+  console.error = (...args) => reported.push(args);
+  try {
+    const acp = new api.AcpSteering({ request: () => new Promise(() => {}), initialize: { agentCapabilities: {} } });
+    acp.onChange(() => assert.fail("a listener taken away is not called"));
+    acp.onChange(null);
+    acp.promptSent("s");
+    assert.deepEqual(reported, []);
+    acp.onChange(() => {
+      throw new Error("listener broke");
+    });
+    acp.send("s", input()).catch(() => {});
+    assert.equal(reported.length, 1);
+    assert.match(String(reported[0][0]), /onChange threw/);
+    assert.equal(acp.inputMode("s").mode, "queue");
+    acp.dispose();
+    acp.free();
+  } finally {
+    console.error = original;
+  }
+});
+
+test("a freed engine's slot in the module goes to the next engine, and freeing it again frees nothing else", () => {
+  const first = new api.CodexhostSteering({ request: host().request });
+  const engine = engineOf(first);
+  engine.close();
+  const next = new api.CodexhostSteering({ request: host().request });
+  assert.equal(engineOf(next).handle, engine.handle, "the slot is reused");
+  engine.close();
+  assert.deepEqual(next.liveState(), engineOf(next).run({ do: "liveState" }).value);
+  assert.equal(engineOf(next).run({ do: "liveState" }).error, undefined, "the next engine is still live");
+  next.free();
+});
+
+test("an engine let go of while it owes nothing closes at once", () => {
+  const steering = new api.CodexhostSteering({ request: host().request });
+  const engine = engineOf(steering);
+  engine.release();
+  assert.equal(engine.closed, true);
+});

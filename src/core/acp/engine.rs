@@ -9,6 +9,7 @@ mod lifecycle;
 mod prompts;
 mod recover;
 mod state_update;
+mod steer_answer;
 
 pub use closed::MAX_CLOSED_SESSIONS;
 pub(crate) use landing::TurnEnd;
@@ -17,7 +18,7 @@ pub use lifecycle::{PromptToken, PromptVerdict};
 use std::collections::VecDeque;
 
 use super::capabilities::{Capabilities, Protocol, SteerPath};
-use super::outcome::{classify_steer, AcpOutcome, SteerVerdict};
+use super::outcome::AcpOutcome;
 use super::session::{ComposerState, Handoff, Session};
 use super::wire::{IdleBehavior, SessionParams, SteeringMeta};
 use crate::core::action::{Action, OpId};
@@ -321,53 +322,7 @@ impl AcpEngine {
         let (op_id, stage, session_id) = (pending.op, op.stage, op.session_id.clone());
         self.dialect.touched.insert(session_id.clone());
         match stage {
-            Stage::Steering(_) => match classify_steer(pending.method, &answer, pending.timeout_ms) {
-                SteerVerdict::Injected(None) => self.accepted(op_id, &session_id),
-                SteerVerdict::Injected(message_id) => {
-                    self.push(Action::Accepted { op: op_id, presentation: "inject" });
-                    let (content, trace) = self
-                        .ops
-                        .get(&op_id)
-                        .map(|o| (o.content.clone(), o.trace.clone()))
-                        .unwrap_or_else(|| (Json::no_items(), Trace::default()));
-                    let session = self.session(&session_id);
-                    let early = std::mem::take(&mut session.early_echoes);
-                    if let Some(id) = message_id.as_ref().filter(|id| !early.contains(id)) {
-                        session.pending_injects.insert(id.clone(), content);
-                    }
-                    self.succeed(op_id, AcpOutcome::Injected { message_id, delivered: None, trace });
-                }
-                SteerVerdict::PromptRequired => {
-                    let session = self.session(&session_id);
-                    if session.open_prompts == 0 {
-                        // The agent says no turn runs and no prompt is open: an
-                        // unowned turn it started has ended (v2: its idle
-                        // update is on its way).
-                        session.unowned_turn = false;
-                        session.older_prompts = 0;
-                        session.foreground_busy = false;
-                    }
-                    self.requeue(op_id, true)
-                }
-                SteerVerdict::Unsupported => {
-                    // This path is gone for the connection; the next advertised
-                    // one (or the queue) takes the message, which kept its place.
-                    if let Stage::Steering(path) = stage {
-                        self.path_refused(path);
-                    }
-                    self.requeue(op_id, false);
-                }
-                SteerVerdict::StartedNewTurn => {
-                    let session = self.session(&session_id);
-                    session.unowned_turn = true;
-                    // Prompts open now ended at the agent before it started this
-                    // turn; an answer beyond theirs proves the unowned turn is over.
-                    session.older_prompts = session.open_prompts;
-                    let trace = self.ops.get(&op_id).map(|o| o.trace.clone()).unwrap_or_default();
-                    self.succeed(op_id, AcpOutcome::StartedNewTurn { trace });
-                }
-                SteerVerdict::Fail(failure) => self.fail(op_id, failure),
-            },
+            Stage::Steering(path) => self.on_steer_answer(op_id, path, &session_id, pending, answer),
             Stage::Prompting { handoff } => self.on_prompt_answer(op_id, handoff, pending, answer),
             Stage::Revoking | Stage::Replacing => self.on_pending_inject_answer(op_id, pending, answer),
             Stage::Queued { .. } | Stage::Landing => {}
