@@ -4,16 +4,10 @@
 
 mod common;
 
-use common::{ok, run, unknown_variant};
-use renderer_steering::core::codexhost::{CodexhostEngine, CodexhostOutcome, SteerRequest};
+use common::{ok, run, steer_with_id, stock_host, unknown_variant};
+use renderer_steering::core::codexhost::{CodexhostEngine, CodexhostOutcome};
 use renderer_steering::core::{Action, HostAnswer, OpId, Timeouts};
-use serde_json::{json, Value};
-
-fn request(thread: &str, id: &str) -> SteerRequest {
-    let mut r = SteerRequest::text(thread, Some("u1"), "use pnpm");
-    r.client_user_message_id = Some(id.into());
-    r
-}
+use serde_json::json;
 
 fn kind(actions: &[Action<CodexhostOutcome>], op: OpId) -> &'static str {
     actions
@@ -25,22 +19,6 @@ fn kind(actions: &[Action<CodexhostOutcome>], op: OpId) -> &'static str {
         .unwrap_or("pending")
 }
 
-/// A stock app-server: no codexhost method, no dedupe. u1 still runs and
-/// does not list the message yet; every `turn/steer` is counted, unanswered.
-fn stock_host(steers: &mut usize) -> impl FnMut(&str, &Value) -> Option<HostAnswer> + '_ {
-    move |method, params| match method {
-        "thread/read" if params["includeTurns"] == json!(true) => {
-            ok(json!({ "thread": { "id": "t", "turns": [{ "id": "u1", "status": "inProgress", "items": [] }] } }))
-        }
-        "thread/read" => ok(json!({ "thread": { "id": "t", "modelProvider": "openai", "cliVersion": "0.171.0" } })),
-        "turn/steer" => {
-            *steers += 1;
-            None
-        }
-        other => unknown_variant(other),
-    }
-}
-
 /// A retry admitted while the old (deduplicating) connection was up, whose
 /// decision is answered by the new stock host after connectionReplaced():
 /// it must read the thread before writing a second copy.
@@ -48,12 +26,12 @@ fn stock_host(steers: &mut usize) -> impl FnMut(&str, &Value) -> Option<HostAnsw
 fn a_retry_whose_decision_straddles_connection_replaced_does_not_resend_unverified() {
     let mut e = CodexhostEngine::new(Timeouts::default());
     // 1. codexhost host (deduplicates): the steer is written, no answer.
-    e.steer(request("t", "m1"), 0).unwrap();
+    e.steer(steer_with_id("t", "m1"), 0).unwrap();
     run(&mut e, 0, |m, _| if m == "turn/steer" { None } else { ok(json!({ "delivery": "activeTurn" })) });
     e.handle_timeout(60_000);
     run(&mut e, 60_000, |_, _| None);
     // 2. The user retries with the same id: its inspect goes out...
-    let op = e.steer(request("t", "m1"), 60_000).unwrap().op();
+    let op = e.steer(steer_with_id("t", "m1"), 60_000).unwrap().op();
     let inspect = run(&mut e, 60_000, |_, _| None);
     assert_eq!(inspect.methods(), ["codexhost/thread/steering/inspect"]);
     // 3. ...the connection is replaced by a stock app-server (no dedupe),
@@ -78,11 +56,11 @@ fn a_retry_whose_decision_straddles_connection_replaced_does_not_resend_unverifi
 #[test]
 fn a_retry_decided_by_a_late_inspect_answer_is_not_written_unverified_to_the_new_connection() {
     let mut e = CodexhostEngine::new(Timeouts::default());
-    e.steer(request("t", "m1"), 0).unwrap();
+    e.steer(steer_with_id("t", "m1"), 0).unwrap();
     run(&mut e, 0, |m, _| if m == "turn/steer" { None } else { ok(json!({ "delivery": "activeTurn" })) });
     e.handle_timeout(60_000);
     run(&mut e, 60_000, |_, _| None);
-    let op = e.steer(request("t", "m1"), 60_000).unwrap().op();
+    let op = e.steer(steer_with_id("t", "m1"), 60_000).unwrap().op();
     let inspect = run(&mut e, 60_000, |_, _| None);
     e.connection_replaced();
     e.handle_answer(inspect.sent[0].id, HostAnswer::Result(json!({ "delivery": "activeTurn" }).into()), 60_001);

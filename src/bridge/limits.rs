@@ -68,7 +68,7 @@ impl Default for Limits {
             shown_units: SHOWN_TEXT_UNITS,
             timeout_keys: super::timeout_keys_read() as u32,
             timeout_names: crate::core::timeouts::TIMEOUT_KEYS,
-            journal_methods: super::journal::JOURNAL_METHODS,
+            journal_methods: super::options::JOURNAL_METHODS,
             journal_record_units: crate::core::journal::MAX_RECORD_BYTES as u32,
             // Every key the prefix holds, up to many times the records kept:
             // the engine drops the oldest past its bound.

@@ -50,9 +50,8 @@ pub use failure::failure;
 #[cfg(feature = "desktop")]
 pub use follow_ups::{follow_up_id, follow_ups};
 pub use input::Input;
-pub use journal::{journal_prefix, DEFAULT_JOURNAL_KEY};
 pub use limits::Limits;
-pub use options::{timeout_keys_read, OptionsRead};
+pub use options::{journal_prefix, timeout_keys_read, OptionsRead, DEFAULT_JOURNAL_KEY};
 pub use output::{Output, Step};
 
 /// The longest wait the desktop hook arms (a timer holds at most 2^31 - 1 ms).
@@ -182,7 +181,7 @@ impl Bridge {
             },
             ("open", other) => Output::thrown(format!("renderer-steering: this entry has no {other} engine")),
             #[cfg(feature = "desktop")]
-            ("desktopOptions", _) => match desktop_options(&read) {
+            ("desktopOptions", _) => match options::desktop_options(&read) {
                 Ok(()) => Output::default(),
                 Err(e) => Output::thrown(e.to_string()),
             },
@@ -211,14 +210,6 @@ impl Bridge {
     pub fn live(&self) -> usize {
         self.sessions.iter().filter(|s| s.is_some()).count()
     }
-}
-
-/// The desktop hook's options: an object or absent, `onReconcile` a function or absent.
-#[cfg_attr(feature = "size-first", optimize(size))]
-fn desktop_options(read: &OptionsRead) -> Result<(), crate::core::error::OptionError> {
-    read.check_shape("{ timeouts?, onReconcile?, journal?, journalKey?, onJournalError? }", false)?;
-    read.optional_function("onReconcile", "({ threadId, clientUserMessageId, presented, delivery, turnId }) => void")?;
-    Ok(())
 }
 
 /// An input the driver should never send: a bug of the driver, said plainly.

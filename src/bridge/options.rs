@@ -1,6 +1,7 @@
 //! The constructors' options as the front door read them: each field
-//! described once ([`Described`]), `timeouts` with its keys. What each must
-//! be is the core's rule (`core::options`); this only applies it.
+//! described once ([`Described`]), `timeouts` with its keys, the journal's
+//! and the desktop hook's options. What each must be is the core's rule
+//! (`core::options`); this only applies it, for every entry in one place.
 
 use serde::Deserialize;
 
@@ -9,6 +10,45 @@ use crate::core::error::OptionError;
 use crate::core::options::{optional, required, Accepts};
 use crate::core::timeouts::TIMEOUT_KEYS;
 use crate::core::Timeouts;
+
+/// The prefix of the records' keys when the app names none.
+///
+/// ```
+/// assert_eq!(renderer_steering::bridge::DEFAULT_JOURNAL_KEY, "renderer-steering:");
+/// ```
+pub const DEFAULT_JOURNAL_KEY: &str = "renderer-steering:";
+
+/// The methods of Web Storage the journal calls.
+pub(super) const JOURNAL_METHODS: [&str; 4] = ["getItem", "setItem", "removeItem", "key"];
+
+const STORAGE: &str = "{ getItem, setItem, removeItem, key, length } (Web Storage, such as localStorage)";
+
+/// The journal's prefix when the options ask for one: `journal` an object
+/// with the Web Storage methods, `journalKey` a string, `onJournalError` a
+/// function; each optional.
+///
+/// ```
+/// use renderer_steering::bridge::{journal_prefix, OptionsRead};
+/// let read: OptionsRead = serde_json::from_str(r#"{"options":{"t":"object"}}"#).unwrap();
+/// assert_eq!(journal_prefix(&read).unwrap(), None);
+/// ```
+#[cfg_attr(feature = "size-first", optimize(size))]
+pub fn journal_prefix(read: &OptionsRead) -> Result<Option<String>, OptionError> {
+    let given = optional("options.journal", Accepts::Object(STORAGE), &read.field("journal").given())?;
+    optional("options.journalKey", Accepts::Text, &read.field("journalKey").given())?;
+    read.optional_function("onJournalError", "(error) => void")?;
+    if !given {
+        return Ok(None);
+    }
+    for method in JOURNAL_METHODS {
+        let described = read.journal_method(method);
+        if !described.is_function() {
+            let option = format!("options.journal.{method}");
+            return Err(OptionError::refused(option, Accepts::Function("of Web Storage"), described.given()));
+        }
+    }
+    Ok(Some(read.field("journalKey").text().unwrap_or(DEFAULT_JOURNAL_KEY).to_string()))
+}
 
 /// The shape `options.timeouts` takes, for its error.
 const TIMEOUTS_SHAPE: &str = "{ decideMs?, steerMs?, requestMs? }";
@@ -106,4 +146,13 @@ impl OptionsRead {
 /// ```
 pub fn timeout_keys_read() -> usize {
     TIMEOUT_KEYS.len() + 1
+}
+
+/// The desktop hook's options: an object or absent, `onReconcile` a function or absent.
+#[cfg(feature = "desktop")]
+#[cfg_attr(feature = "size-first", optimize(size))]
+pub(super) fn desktop_options(read: &OptionsRead) -> Result<(), OptionError> {
+    read.check_shape("{ timeouts?, onReconcile?, journal?, journalKey?, onJournalError? }", false)?;
+    read.optional_function("onReconcile", "({ threadId, clientUserMessageId, presented, delivery, turnId }) => void")?;
+    Ok(())
 }

@@ -2,8 +2,10 @@
 // sessions per scenario, a fresh AcpSteering (the package's) per scenario
 // over the same connection, with every `session/update` routed to the one in
 // use and kept in `updates` (the app's view of the transcript).
+import { before, after } from "node:test";
 import { allowOnce } from "./agents.mjs";
-import { within, waitFor, packageRequest, acpApp, sleep, text } from "./harness.mjs";
+import { startMockModel } from "./mock-model.mjs";
+import { pkg, within, waitFor, packageRequest, acpApp, sleep, text } from "./harness.mjs";
 
 const CLIENT_INFO = { name: "renderer-steering-agents-test", version: "0" };
 
@@ -128,4 +130,24 @@ export async function runningPrompt(model, app, sessionId, words) {
   await within(30_000, model.until(asked(words), words, 30_000), "model asked");
   await sleep(800);
   return { first };
+}
+
+/**
+ * The suite's agent, in the enclosing `describe`: before it, the package's
+ * AcpSteering, a mock model whose tools take 5 s and the agent `start`
+ * launches behind it (`connectAcp`'s `options`), in the returned
+ * `{ AcpSteering, model, agent }` and handed to `take` as each exists; after
+ * it, both stopped.
+ */
+export function acpAgentSuite(start, options, take = () => {}) {
+  const parts = {};
+  before(async () => {
+    take(Object.assign(parts, { AcpSteering: (await pkg()).AcpSteering, model: await startMockModel({ toolSeconds: 5 }) }));
+    take(Object.assign(parts, { agent: await connectAcp(start, parts.model, options) }));
+  });
+  after(async () => {
+    await parts.agent?.stop();
+    await parts.model?.close();
+  });
+  return parts;
 }

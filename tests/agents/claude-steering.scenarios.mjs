@@ -2,12 +2,11 @@
 // queueing) driven through the package's AcpSteering, behind the mock
 // Messages API: the scenarios of steering-v1.mjs, a steer while a permission
 // request waits on the client, and the extension preferred to the handoff.
-import { describe, test, before, after } from "node:test";
+import { describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { startMockModel } from "./mock-model.mjs";
 import { startClaudeAcpSteering } from "./agents.mjs";
-import { connectAcp, runningPrompt } from "./acp-client.mjs";
-import { pkg, within, waitFor, record, marker, text, sleep, sendWatched, outcomeOf } from "./harness.mjs";
+import { acpAgentSuite, runningPrompt } from "./acp-client.mjs";
+import { within, waitFor, record, marker, text, sleep, sendWatched, outcomeOf } from "./harness.mjs";
 import { steeringV1Scenarios, stopScenario } from "./steering-v1.mjs";
 
 const AGENT = "claude-acp 0.101.0 v1";
@@ -15,15 +14,7 @@ const PERMISSION_MS = 4_000;
 
 describe(AGENT, () => {
   let model, agent, AcpSteering;
-  before(async () => {
-    ({ AcpSteering } = await pkg());
-    model = await startMockModel({ toolSeconds: 5 });
-    agent = await connectAcp((port, handlers) => startClaudeAcpSteering(port, handlers, "v1"), model, { version: 1 });
-  });
-  after(async () => {
-    await agent?.stop();
-    await model?.close();
-  });
+  acpAgentSuite((port, handlers) => startClaudeAcpSteering(port, handlers, "v1"), { version: 1 }, (parts) => ({ AcpSteering, model, agent } = parts));
 
   const env = () => ({ model, agent, AcpSteering });
   steeringV1Scenarios(AGENT, env);

@@ -4,27 +4,18 @@
 // when the app allows the handoff): with the handoff off a message typed
 // mid-turn waits in the queue and goes out as a `session/prompt` once the
 // turn's idle `state_update` came, answered `{ messageId }` at insertion.
-import { describe, test, before, after } from "node:test";
+import { describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { startMockModel } from "./mock-model.mjs";
 import { startClaudeAcpSteering } from "./agents.mjs";
-import { connectAcp, runningPrompt, echoOf } from "./acp-client.mjs";
-import { pkg, within, record, marker, text, sleep, sendWatched, outcomeOf } from "./harness.mjs";
+import { acpAgentSuite, runningPrompt, echoOf } from "./acp-client.mjs";
+import { within, record, marker, text, sleep, sendWatched, outcomeOf } from "./harness.mjs";
 import { stopScenario } from "./steering-v1.mjs";
 
 const AGENT = "claude-acp 0.101.0 v2";
 
 describe(AGENT, () => {
   let model, agent, AcpSteering;
-  before(async () => {
-    ({ AcpSteering } = await pkg());
-    model = await startMockModel({ toolSeconds: 5 });
-    agent = await connectAcp((port, handlers) => startClaudeAcpSteering(port, handlers, "v2"), model, { version: 2 });
-  });
-  after(async () => {
-    await agent?.stop();
-    await model?.close();
-  });
+  acpAgentSuite((port, handlers) => startClaudeAcpSteering(port, handlers, "v2"), { version: 2 }, (parts) => ({ AcpSteering, model, agent } = parts));
 
   const running = (app, sid, words) => runningPrompt(model, app, sid, words);
 

@@ -1,25 +1,16 @@
 // claude-agent-acp 0.23.1 (promptQueueing: the concurrent-prompt handoff)
 // driven through the package's AcpSteering, behind the mock Messages API.
-import { describe, test, before, after } from "node:test";
+import { describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { startMockModel } from "./mock-model.mjs";
 import { startClaudeAcp } from "./agents.mjs";
-import { connectAcp, asked, runningPrompt } from "./acp-client.mjs";
-import { pkg, within, waitFor, settle, record, marker, text, sleep } from "./harness.mjs";
+import { acpAgentSuite, asked, runningPrompt } from "./acp-client.mjs";
+import { within, waitFor, settle, record, marker, text, sleep } from "./harness.mjs";
 
 const AGENT = "claude-agent-acp";
 
 describe(AGENT, () => {
   let model, agent, AcpSteering;
-  before(async () => {
-    ({ AcpSteering } = await pkg());
-    model = await startMockModel({ toolSeconds: 5 });
-    agent = await connectAcp(startClaudeAcp, model);
-  });
-  after(async () => {
-    await agent?.stop();
-    await model?.close();
-  });
+  acpAgentSuite(startClaudeAcp, {}, (parts) => ({ AcpSteering, model, agent } = parts));
 
   /** The app's own prompt runs and the model is busy with it. */
   const running = (app, sessionId, words) => runningPrompt(model, app, sessionId, words);

@@ -3,12 +3,11 @@
 // `{ messageId }` at insertion, the turn's state comes as `state_update`s,
 // and a landed steer is echoed as a `user_message_chunk` with a fresh
 // messageId: that echo is the evidence of delivery.
-import { describe, test, before, after } from "node:test";
+import { describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { startMockModel } from "./mock-model.mjs";
 import { startCodexAcpSteering } from "./agents.mjs";
-import { connectAcp, runningPrompt, echoOf, isIdle } from "./acp-client.mjs";
-import { pkg, within, waitFor, record, marker, text, sleep, sendWatched, outcomeOf, assertDropped } from "./harness.mjs";
+import { acpAgentSuite, runningPrompt, echoOf, isIdle } from "./acp-client.mjs";
+import { within, waitFor, record, marker, text, sleep, sendWatched, outcomeOf, assertDropped } from "./harness.mjs";
 import { stopScenario } from "./steering-v1.mjs";
 
 const AGENT = "codex-acp 2.6.0 v2";
@@ -16,15 +15,7 @@ const methods = (log) => log.map((l) => l.method);
 
 describe(AGENT, () => {
   let model, agent, AcpSteering;
-  before(async () => {
-    ({ AcpSteering } = await pkg());
-    model = await startMockModel({ toolSeconds: 5 });
-    agent = await connectAcp(startCodexAcpSteering, model, { version: 2 });
-  });
-  after(async () => {
-    await agent?.stop();
-    await model?.close();
-  });
+  acpAgentSuite(startCodexAcpSteering, { version: 2 }, (parts) => ({ AcpSteering, model, agent } = parts));
 
   const running = (app, sid, words) => runningPrompt(model, app, sid, words);
   const echo = (sid, words) => echoOf(agent.updates, sid, words);

@@ -2,26 +2,17 @@
 // AcpSteering, behind the mock Responses API: the package must queue, and
 // never send `_session/steering` nor a concurrent `session/prompt` (which
 // codex-acp would fold but never answer).
-import { describe, test, before, after } from "node:test";
+import { describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { startMockModel } from "./mock-model.mjs";
 import { startCodexAcp } from "./agents.mjs";
-import { connectAcp, asked, runningPrompt } from "./acp-client.mjs";
-import { pkg, within, settle, record, marker, text, sleep } from "./harness.mjs";
+import { acpAgentSuite, asked, runningPrompt } from "./acp-client.mjs";
+import { within, settle, record, marker, text, sleep } from "./harness.mjs";
 
 const AGENT = "codex-acp";
 
 describe(AGENT, () => {
   let model, agent, AcpSteering;
-  before(async () => {
-    ({ AcpSteering } = await pkg());
-    model = await startMockModel({ toolSeconds: 5 });
-    agent = await connectAcp(startCodexAcp, model);
-  });
-  after(async () => {
-    await agent?.stop();
-    await model?.close();
-  });
+  acpAgentSuite(startCodexAcp, {}, (parts) => ({ AcpSteering, model, agent } = parts));
 
   const running = (app, sessionId, words) => runningPrompt(model, app, sessionId, words);
 

@@ -2,6 +2,7 @@
 #![allow(dead_code)]
 
 use renderer_steering::core::acp::AcpEngine;
+use renderer_steering::core::codexhost::SteerRequest;
 use renderer_steering::core::Driven;
 use renderer_steering::core::HostAnswer;
 use renderer_steering::core::{Action, OpId, OutgoingRequest, RequestId, RpcError, SteeringError, Timeouts};
@@ -128,4 +129,28 @@ pub fn done<O: Clone>(log: &Log<O>, op: OpId) -> Option<Result<O, SteeringError>
 /// A host that never answers.
 pub fn silent(_: &str, _: &Value) -> Option<HostAnswer> {
     None
+}
+
+/// A codexhost steer of "use pnpm" on `thread` during turn u1, with the message id `id`.
+pub fn steer_with_id(thread: &str, id: &str) -> SteerRequest {
+    let mut r = SteerRequest::text(thread, Some("u1"), "use pnpm");
+    r.client_user_message_id = Some(id.into());
+    r
+}
+
+/// A stock app-server: no codexhost method, no dedupe. Turn u1 of thread t
+/// still runs and lists no message; every `turn/steer` is counted in
+/// `steers` and left unanswered.
+pub fn stock_host(steers: &mut usize) -> impl FnMut(&str, &Value) -> Option<HostAnswer> + '_ {
+    move |method, params| match method {
+        "thread/read" if params["includeTurns"] == json!(true) => {
+            ok(json!({ "thread": { "id": "t", "turns": [{ "id": "u1", "status": "inProgress", "items": [] }] } }))
+        }
+        "thread/read" => ok(json!({ "thread": { "id": "t", "modelProvider": "openai", "cliVersion": "0.171.0" } })),
+        "turn/steer" => {
+            *steers += 1;
+            None
+        }
+        other => unknown_variant(other),
+    }
 }

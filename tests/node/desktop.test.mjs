@@ -27,6 +27,24 @@ test("install returns null without the methods", () => {
   assert.equal(api.installDesktopSteering({ sendRequest() {} }), null);
 });
 
+test("install returns null, the manager untouched, when any one of the four methods it calls is missing", () => {
+  for (const name of ["steerTurn", "sendRequest", "startTurn", "getTurnCoordinator"]) {
+    class Lacking extends RequestManager {}
+    Object.defineProperty(Lacking.prototype, name, { value: undefined });
+    const manager = new Lacking(answers("official"));
+    assert.equal(api.installDesktopSteering(manager), null, `without ${name}`);
+    assert.equal(Object.getPrototypeOf(manager), Lacking.prototype, `without ${name}`);
+  }
+});
+
+test("dispose after the app took the layer out of the chain itself leaves the chain as the app set it", () => {
+  const manager = new RequestManager(answers("official"));
+  const hook = install(manager);
+  Object.setPrototypeOf(manager, RequestManager.prototype);
+  assert.doesNotThrow(() => hook.dispose());
+  assert.equal(Object.getPrototypeOf(manager), RequestManager.prototype);
+});
+
 test("a private layer holds the wrappers and dispose restores the chain", () => {
   const manager = new RequestManager(answers("official"));
   const other = new RequestManager(answers("official"));

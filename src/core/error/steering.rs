@@ -1,8 +1,11 @@
-//! A failed submission: why, the draft handed back intact, and the trace.
+//! A failed submission: why, the draft handed back intact, and the trace;
+//! and [`ErrorReport`], its plain-data view for JavaScript.
 
 use std::fmt;
 
-use super::{ErrorReport, Failure};
+use serde::Serialize;
+
+use super::Failure;
 use crate::core::trace::Trace;
 use crate::core::Json;
 
@@ -116,4 +119,34 @@ impl std::error::Error for SteeringError {
     fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
         std::error::Error::source(&self.failure)
     }
+}
+
+/// Serializable view of a [`SteeringError`]: the
+/// fields of the JS `SteeringError`.
+///
+/// ```
+/// # use renderer_steering::core::{Failure, SteeringError, Trace};
+/// let r = SteeringError::new(Failure::busy(), vec![].into(), Trace::default()).to_report();
+/// assert!(serde_json::to_value(&r).unwrap().get("code").is_none());
+/// ```
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ErrorReport {
+    /// [`Failure::kind`](Failure::kind).
+    pub kind: &'static str,
+    /// JSON-RPC code, when the host gave one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub code: Option<i64>,
+    /// [`Failure::message`](Failure::message).
+    pub message: String,
+    /// The host's error data.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub data: Option<Json>,
+    /// The draft handed back.
+    pub draft: Json,
+    /// The decision trace.
+    pub trace: Trace,
+    /// The message id to retry with (codexhost).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub client_user_message_id: Option<String>,
 }
