@@ -15,7 +15,7 @@ use renderer_steering::core::Action;
 
 fn journaled() -> DesktopHook {
     let mut hook = DesktopHook::new(1_000);
-    hook.keep_journal("rs:".into(), 1_000.0);
+    hook.enable_journal("rs:".into(), 1_000.0);
     hook
 }
 
@@ -62,7 +62,7 @@ fn a_delivered_steer_removes_its_record_and_an_unknown_one_keeps_it() {
     drain(&mut hook);
     hook.own_ended(steer, Ended::Error(lost()));
     assert!(writes(&drain(&mut hook)).is_empty(), "outcome unknown: kept");
-    hook.forget_record("m-2");
+    hook.forget("m-2");
     assert_eq!(writes(&drain(&mut hook)), [(storage_key("rs:", JournalDialect::Codexhost, "t", "m-2"), None)], "until forgotten");
 }
 
@@ -136,49 +136,58 @@ fn a_record_is_written_up_to_the_records_bound_and_not_past_it() {
     assert!(written_for(&format!("{at_bound}x")).is_empty(), "one byte past the bound: none");
 }
 
-#[test]
-fn records_kept_for_forget_are_the_newest_only() {
-    let mut hook = journaled();
-    for n in 0..=MAX_RECORDS {
-        let id = format!("m-{n}");
-        let steer = own(&mut hook, call("t", "x", Some(&id), 1), Delivery::Official, false);
-        hook.request_into(0, "turn/steer", "t", Some(&id), None, 1);
+/// Steers of ids `m-0` ..= `m-{last}` on their own threads, each ending with an unknown outcome.
+fn unknown_steers(hook: &mut DesktopHook, last: usize, input: u64) -> Vec<(String, Option<JournalRecord>)> {
+    let mut actions = Vec::new();
+    for n in 0..=last {
+        let (thread, id, input) = (format!("t-{n}"), format!("m-{n}"), input + n as u64);
+        let steer = own(hook, call(&thread, "x", Some(&id), input), Delivery::Official, false);
+        hook.request_into(0, "turn/steer", &thread, Some(&id), None, input);
         hook.own_ended(steer, Ended::Error(lost()));
         hook.own_settled(steer);
+        actions.extend(writes(&drain(hook)));
     }
-    drain(&mut hook);
-    let removed = |hook: &mut DesktopHook, id: &str| {
-        hook.forget_record(id);
-        writes(&drain(hook)).len()
-    };
-    assert_eq!(removed(&mut hook, "m-0"), 0, "the oldest is no longer held");
-    assert_eq!(removed(&mut hook, "m-1"), 1, "the next oldest is");
-    assert_eq!(removed(&mut hook, &format!("m-{MAX_RECORDS}")), 1, "and the newest");
+    actions
 }
 
 #[test]
-fn a_record_carried_by_a_steer_still_out_outlives_the_trim_of_kept_records() {
+fn past_the_count_bound_the_oldest_idle_record_is_removed() {
+    let mut hook = journaled();
+    let written = unknown_steers(&mut hook, MAX_RECORDS, 1);
+    let removed: Vec<_> = written.iter().filter(|(_, record)| record.is_none()).map(|(key, _)| key.clone()).collect();
+    assert_eq!(removed, [storage_key("rs:", JournalDialect::Codexhost, "t-0", "m-0")]);
+    hook.forget("m-1");
+    assert_eq!(writes(&drain(&mut hook)).len(), 1, "the next oldest is kept");
+}
+
+#[test]
+fn a_record_carried_by_a_steer_still_out_outlives_the_count_bound() {
+    let mut hook = journaled();
+    let out = own(&mut hook, call("t", "x", Some("m"), 1), Delivery::Official, true);
+    hook.request_into(0, "turn/steer", "t", Some("m"), None, 1);
+    drain(&mut hook);
+    let written = unknown_steers(&mut hook, MAX_RECORDS - 1, 2);
+    let removed: Vec<_> = written.iter().filter(|(_, record)| record.is_none()).map(|(key, _)| key.clone()).collect();
+    assert_eq!(removed, [storage_key("rs:", JournalDialect::Codexhost, "t-0", "m-0")], "the oldest idle one goes instead");
+    hook.own_ended(out, Ended::Ok);
+    hook.own_settled(out);
+    assert_eq!(writes(&drain(&mut hook)), [(storage_key("rs:", JournalDialect::Codexhost, "t", "m"), None)]);
+}
+
+#[test]
+fn a_same_id_retry_that_is_delivered_removes_the_record_its_first_attempt_left() {
     let mut hook = journaled();
     // A host that deduplicates the id: the same message may be sent again.
     let first = own(&mut hook, call("t", "x", Some("m"), 1), Delivery::Official, true);
     hook.request_into(0, "turn/steer", "t", Some("m"), None, 1);
     hook.own_ended(first, Ended::Error(lost()));
     hook.own_settled(first);
-    // The same message again, its record kept as unknown: this steer now carries it.
+    let key = storage_key("rs:", JournalDialect::Codexhost, "t", "m");
+    assert!(writes(&drain(&mut hook)).iter().all(|(_, record)| record.is_some()), "kept while unknown");
     let again = own(&mut hook, call("t", "x", Some("m"), 2), Delivery::Official, true);
     hook.request_into(0, "turn/steer", "t", Some("m"), None, 2);
-    for n in 0..MAX_RECORDS {
-        let (thread, id, input) = (format!("t-{n}"), format!("m-{n}"), 3 + n as u64);
-        let steer = own(&mut hook, call(&thread, "x", Some(&id), input), Delivery::Official, false);
-        hook.request_into(0, "turn/steer", &thread, Some(&id), None, input);
-        hook.own_ended(steer, Ended::Error(lost()));
-        hook.own_settled(steer);
-    }
     hook.own_ended(again, Ended::Ok);
     hook.own_settled(again);
-    drain(&mut hook);
-    hook.forget_record("m");
-    assert_eq!(writes(&drain(&mut hook)), [(storage_key("rs:", JournalDialect::Codexhost, "t", "m"), None)], "still held for forget");
-    hook.forget_record("m-0");
-    assert!(writes(&drain(&mut hook)).is_empty(), "the oldest idle record went instead");
+    let written = writes(&drain(&mut hook));
+    assert_eq!(written.last(), Some(&(key, None)), "delivered: the message is in the thread");
 }

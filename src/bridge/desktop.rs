@@ -75,7 +75,7 @@ impl Session {
     pub(super) fn new(steer_ms: u64, journal: Option<(String, f64)>) -> Session {
         let mut hook = DesktopHook::new(steer_ms);
         if let Some((prefix, wall_offset)) = journal {
-            hook.keep_journal(prefix, wall_offset);
+            hook.enable_journal(prefix, wall_offset);
         }
         Session { hook }
     }
@@ -98,7 +98,7 @@ impl Session {
                 Output::value(&to_resume(&queue, &paused_before))
             }
             "forget" => {
-                self.hook.forget_record(input.message_id.text().unwrap_or_default());
+                self.hook.forget(input.message_id.text().unwrap_or_default());
                 Output::default()
             }
             "steerText" => {

@@ -150,7 +150,7 @@ pub struct Sim {
 impl Sim {
     pub fn new(script: &[u8]) -> Self {
         let mut hook = DesktopHook::new(STEER_MS);
-        hook.keep_journal("sim:".into(), 0.0);
+        hook.enable_journal("sim:".into(), 0.0);
         Sim {
             hook,
             script: Script { bytes: script.to_vec(), at: 0 },

@@ -141,7 +141,6 @@ pub struct Desktop {
     next_call: u64,
     /// The latest time an input brought.
     now: u64,
-    journal: Option<journal::Journal>,
 }
 
 impl Dialect for Desktop {
@@ -342,7 +341,7 @@ impl DesktopHook {
             Verdict::Rethrow => own::rethrown_unknown(rethrown),
             Verdict::Resolve => None,
         };
-        self.journal_steer_settled(steer, failed_unknown.is_some());
+        self.journal_ended(steer, failed_unknown.is_none());
         if let (Verdict::Resolve, Some(paused_before)) = (&verdict, s.paused_before) {
             self.dialect.effects.push(Effect::Resume { thread_id: s.thread_id.clone(), paused_before });
         }

@@ -1,4 +1,5 @@
-//! The engine's side of the journal, the same for both dialects: the record
+//! The engine's side of the journal, the same for every dialect (the
+//! desktop hook's included): the record
 //! written immediately before the request that carries a message, its
 //! removal once that message's outcome is settled, and the records the
 //! engine knows are stored (for `forget` and the count bound).
@@ -149,30 +150,39 @@ impl<D: Dialect> Engine<D> {
         carried: Option<Carried<'_>>,
         now: u64,
     ) {
-        if let (Some(book), Some(carried)) = (&mut self.journal, carried) {
-            let message_id = carried.message_id;
-            let record = JournalRecord {
-                v: JOURNAL_VERSION,
-                dialect: D::JOURNAL,
-                key: carried.key.into(),
-                message_id: message_id.into(),
-                expected_turn_id: carried.expected_turn_id.map(Into::into),
-                method: method.into(),
-                draft: carried.draft.clone(),
-                presented: carried.presented.map(Into::into),
-                at: now as f64 + book.wall_offset_ms,
-            };
-            let text = record.to_text();
-            // A record the loader would refuse is not written at all.
-            if text.len() <= MAX_RECORD_BYTES {
-                let key = storage_key(&book.prefix, D::JOURNAL, carried.key, message_id);
-                for gone in book.keep(key.clone(), message_id, Some(op)) {
-                    self.push(Action::Journal { key: gone, record: None });
-                }
-                self.push(Action::Journal { key, record: Some(text) });
-            }
+        if let Some(carried) = carried {
+            self.journal_write(op, method, carried, now);
         }
         self.issue(op, method, params, timeout_ms, true, now);
+    }
+
+    /// Writes the record of the message `carried` (by `op`, whose end
+    /// settles it or leaves it) when the journal is on; a record the loader
+    /// would refuse is not written at all.
+    #[cfg_attr(feature = "size-first", optimize(size))]
+    pub(crate) fn journal_write(&mut self, op: OpId, method: &str, carried: Carried<'_>, now: u64) {
+        let Some(book) = &mut self.journal else { return };
+        let message_id = carried.message_id;
+        let record = JournalRecord {
+            v: JOURNAL_VERSION,
+            dialect: D::JOURNAL,
+            key: carried.key.into(),
+            message_id: message_id.into(),
+            expected_turn_id: carried.expected_turn_id.map(Into::into),
+            method: method.into(),
+            draft: carried.draft.clone(),
+            presented: carried.presented.map(Into::into),
+            at: now as f64 + book.wall_offset_ms,
+        };
+        let text = record.to_text();
+        if text.len() > MAX_RECORD_BYTES {
+            return;
+        }
+        let key = storage_key(&book.prefix, D::JOURNAL, carried.key, message_id);
+        for gone in book.keep(key.clone(), message_id, Some(op)) {
+            self.push(Action::Journal { key: gone, record: None });
+        }
+        self.push(Action::Journal { key, record: Some(text) });
     }
 
     /// The id the journal gives a message that has none of its own (ACP):

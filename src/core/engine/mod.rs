@@ -1,4 +1,4 @@
-//! The engine base both dialects share, in the style of rustls'
+//! The engine base every dialect shares (the desktop hook's included), in the style of rustls'
 //! `ConnectionCommon<Side>`: [`Engine<D>`] holds what every dialect needs
 //! (pending requests, the action queue, the ops in flight, the lanes, the op
 //! counter, the disposed flag) and implements [`Driven`](crate::core::Driven)
