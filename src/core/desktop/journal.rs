@@ -33,7 +33,7 @@ impl DesktopHook {
     /// ```
     #[cfg_attr(feature = "size-first", optimize(size))]
     pub(super) fn journal_leaving(&mut self, leaving: Leaving<'_>) {
-        let Some(message_id) = leaving.message_id else { return };
+        let Some(message_id) = leaving.message_id.filter(|_| self.journal_on()) else { return };
         let Some(steer) = self.ops.get(&leaving.steer) else { return };
         let (thread_id, draft) = (steer.thread_id.clone(), text_draft(&steer.text));
         let carried = Carried {

@@ -156,6 +156,11 @@ impl<D: Dialect> Engine<D> {
         self.issue(op, method, params, timeout_ms, true, now);
     }
 
+    /// Whether the journal is on (a record is worth building).
+    pub(crate) fn journal_on(&self) -> bool {
+        self.journal.is_some()
+    }
+
     /// Writes the record of the message `carried` (by `op`, whose end
     /// settles it or leaves it) when the journal is on; a record the loader
     /// would refuse is not written at all.
