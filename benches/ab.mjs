@@ -4,17 +4,18 @@
 // (target/bench-base/pkg, scripts/bench-base.sh). Every round runs each
 // host/thread row through each pair [A, B] back to back, A first in one round
 // and B first in the next, so JIT tiers, GC and the machine's load fall on
-// both alike. A pair prints per row the median of its paired ratios B/A
-// (below 1: B is faster).
+// both alike (benches/ab-core.mjs; benches/ab-chromium.mjs runs the same
+// rounds in Chromium). A pair prints per row the median of its paired ratios
+// B/A (below 1: B is faster).
 //   node benches/ab.mjs [A-pkg-dir] [B-pkg-dir]   (default: the base commit against pkg/)
 import { join, dirname, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { HOSTS, prepare, median } from "./bench-core.mjs";
+import { BASE_DIR } from "./package-entries.mjs";
+import { AB, pairedRounds } from "./ab-core.mjs";
+
+export { AB };
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
-/** Steers per timed run, and timed rounds: enough that a row's median repeats
- *  within a few per cent from run to run on a 2-core machine shared with other work. */
-export const AB = { count: 400, rounds: 31 };
 
 async function load(pkg) {
   const api = await import(join(pkg, "node.js"));
@@ -27,39 +28,10 @@ async function load(pkg) {
  * Answers per host/thread row `{ host, thread, ratios: { "B/A": median } }`,
  * `rounds` timed rounds after one warm-up.
  */
-export async function pairedRun(builds, pairs, { count = AB.count, rounds = AB.rounds } = {}) {
-  const names = Object.keys(builds);
+export async function pairedRun(builds, pairs, options) {
   const apis = {};
-  for (const name of names) apis[name] = await load(builds[name]);
-  const rows = [];
-  for (const host of Object.keys(HOSTS)) {
-    for (const owner of ["external", "codex"]) {
-      const runs = {};
-      for (const name of names) runs[name] = await prepare(apis[name], host, owner, count);
-      rows.push({ host, thread: owner === "codex" ? "codex-owned" : "external", runs, ratios: pairs.map(() => []) });
-    }
-  }
-  // Each pair runs back to back, its order alternating from round to round:
-  // a fixed position (first after the row changes, or after another build)
-  // would bias the ratio.
-  for (let round = 0; round <= rounds; round++) {
-    for (const row of rows) {
-      for (const [i, [a, b]] of pairs.entries()) {
-        const [first, second] = round % 2 === 0 ? [a, b] : [b, a];
-        const ms = { [first]: await row.runs[first].engineRun() };
-        ms[second] = await row.runs[second].engineRun();
-        if (round > 0) row.ratios[i].push(ms[b] / ms[a]);
-      }
-    }
-  }
-  return rows.map((row) => {
-    for (const run of Object.values(row.runs)) run.close();
-    return {
-      host: row.host,
-      thread: row.thread,
-      ratios: Object.fromEntries(pairs.map(([a, b], i) => [`${b}/${a}`, median(row.ratios[i])])),
-    };
-  });
+  for (const [name, dir] of Object.entries(builds)) apis[name] = await load(dir);
+  return pairedRounds(apis, pairs, options);
 }
 
 /** Paired ratios B/A per host/thread row: `[{ host, thread, ratio }]`. */
@@ -69,7 +41,7 @@ export async function abRun(aPkg, bPkg, options) {
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
-  const aPkg = resolve(process.argv[2] ?? join(root, "target", "bench-base", "pkg"));
+  const aPkg = resolve(process.argv[2] ?? BASE_DIR);
   const bPkg = resolve(process.argv[3] ?? join(root, "pkg"));
   for (const r of await abRun(aPkg, bPkg)) console.log(`${r.host.padEnd(24)} ${r.thread.padEnd(12)} B/A ${r.ratio.toFixed(3)}`);
 }

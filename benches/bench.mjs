@@ -2,24 +2,27 @@
 // steer, in Node and in headless Chromium, in one run; plus, per entry
 // (benches/package-entries.mjs), shipped size and init() time against the
 // dependency floor (benches/init-time.mjs); memory; the paired A/B per steer
-// of the codexhost entry, the default entry and the base commit; the targets.
-import { createServer } from "node:http";
-import { readFile } from "node:fs/promises";
-import { readFileSync } from "node:fs";
-import { join, normalize, extname, dirname } from "node:path";
+// of the codexhost entry, the default entry and the base commit, in Node and
+// (the default entry against the base) in Chromium; the targets. The base
+// commit's package (target/bench-base/pkg, built by scripts/bench-base.sh)
+// also has rows in the size table and a column in the init() table, so each
+// figure reads before and after.
+import { join, dirname } from "node:path";
 import { fileURLToPath } from "node:url";
-import { chromium } from "playwright-core";
 import { runBench } from "./bench-core.mjs";
 import { memoryRun } from "./memory.mjs";
 import { entrySizes, formatEntrySizes } from "./package-size.mjs";
 import { pairedRun, AB } from "./ab.mjs";
+import { pairedRunChromium } from "./ab-chromium.mjs";
 import { initTimes, formatInitTimes } from "./init-time.mjs";
-import { entry } from "./package-entries.mjs";
+import { entry, baseEntries, baseCommit, BASE_DIR } from "./package-entries.mjs";
 import { targets, formatTargets } from "./targets.mjs";
-import { CHROMIUM_FLAGS } from "../tests/browser/flags.mjs";
+import { inPage } from "./chromium-page.mjs";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
-const TYPES = { ".js": "text/javascript", ".mjs": "text/javascript", ".wasm": "application/wasm", ".html": "text/html" };
+// Checked first: every "before" figure needs the base, and the run is long.
+const base = baseCommit();
+if (!base) throw new Error(`${BASE_DIR} is not built: run scripts/bench-base.sh`);
 
 let nodeApi;
 let nodeWasm;
@@ -31,31 +34,23 @@ async function inNode() {
   return runBench(nodeApi);
 }
 
-async function inChromium() {
-  const server = createServer(async (req, res) => {
-    const path = decodeURIComponent(new URL(req.url, "http://x").pathname);
-    if (path === "/") {
-      return res.writeHead(200, { "content-type": "text/html" }).end(`<!doctype html><script type="module">
-import * as api from "/pkg/browser.js"; import { runBench } from "/benches/bench-core.mjs";
-await api.init(); window.__rows = await runBench(api);</script>`);
-    }
-    const file = normalize(join(root, path));
-    const body = file.startsWith(root) ? await readFile(file).catch(() => null) : null;
-    if (!body) return res.writeHead(404).end();
-    res.writeHead(200, { "content-type": TYPES[extname(file)] ?? "application/octet-stream" }).end(body);
-  });
-  await new Promise((r) => server.listen(0, "127.0.0.1", r));
-  const browser = await chromium.launch({ executablePath: "/usr/bin/chromium", args: CHROMIUM_FLAGS });
-  try {
-    const page = await browser.newPage();
-    await page.goto(`http://127.0.0.1:${server.address().port}/`);
-    await page.waitForFunction(() => window.__rows, null, { timeout: 120_000 });
-    return await page.evaluate(() => window.__rows);
-  } finally {
-    await browser.close();
-    server.close();
-  }
+function inChromium() {
+  return inPage(`
+    const api = await import("/pkg/browser.js");
+    const { runBench } = await import("/benches/bench-core.mjs");
+    await api.init();
+    return await runBench(api);`);
 }
+
+/** A paired A/B table: one row per host/thread, one column per [A, B, label] of `pairs`. */
+function formatPaired(rows, pairs) {
+  const header = ["host", "thread", ...pairs.map(([, , label]) => `${label} B/A`)];
+  const lines = rows.map((r) => [r.host, r.thread, ...pairs.map(([a, b]) => r.ratios[`${b}/${a}`].toFixed(3))]);
+  const widths = header.map((h, i) => Math.max(h.length, ...lines.map((l) => l[i].length)));
+  const fmt = (cells) => cells.map((c, i) => (i < 2 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join("  ");
+  return [header, ...lines].map((l) => `  ${fmt(l)}`).join("\n");
+}
+const pairedAbout = `median of ${AB.rounds} paired rounds of ${AB.count} steers, each pair back to back, its order alternating; B/A below 1: B is faster`;
 
 const rt = (x) => `${x.rt}${x.ok ? "" : ` (${x.path})`}`;
 const node = await inNode();
@@ -74,8 +69,9 @@ const fmt = (cells) => cells.map((c, i) => c.padEnd(widths[i])).join("  ");
 console.log(fmt(header));
 for (const l of lines) console.log(fmt(l));
 
+// The base's rows follow this build's; the targets read this build's only.
 const sizes = await entrySizes();
-console.log(`\n${formatEntrySizes(sizes)}`);
+console.log(`\n${formatEntrySizes([...sizes, ...(await entrySizes(baseEntries()))])}`);
 
 // Needs target/floor-pkg/ (scripts/build-floor.sh; scripts/bench.sh builds it).
 const init = await initTimes();
@@ -89,16 +85,16 @@ for (const r of await memoryRun(nodeApi, nodeWasm)) {
 // The paired A/B in Node: the codexhost entry against the default entry (the
 // same engine in a smaller wasm), and both against the base commit's package
 // (target/bench-base/pkg, built by scripts/bench-base.sh).
-const baseDir = join(root, "target", "bench-base", "pkg");
-const baseCommit = readFileSync(join(baseDir, ".commit"), "utf8").trim();
-const PAIRS = [["default", "codexhost", "/codexhost vs default"], ["base", "default", `default vs ${baseCommit}`], ["base", "codexhost", `/codexhost vs ${baseCommit}`]];
-const ab = await pairedRun({ base: baseDir, default: entry("default").dir, codexhost: entry("codexhost").dir }, PAIRS.map(([a, b]) => [a, b]));
-console.log(`\nNode, paired A/B per steer (median of ${AB.rounds} paired rounds of ${AB.count} steers, each pair back to back, its order alternating; B/A below 1: B is faster):`);
-const abHeader = ["host", "thread", ...PAIRS.map(([, , label]) => `${label} B/A`)];
-const abLines = ab.map((r) => [r.host, r.thread, ...PAIRS.map(([a, b]) => r.ratios[`${b}/${a}`].toFixed(3))]);
-const abWidths = abHeader.map((h, i) => Math.max(h.length, ...abLines.map((l) => l[i].length)));
-const abFmt = (cells) => cells.map((c, i) => (i < 2 ? c.padEnd(abWidths[i]) : c.padStart(abWidths[i]))).join("  ");
-console.log(`  ${abFmt(abHeader)}`);
-for (const l of abLines) console.log(`  ${abFmt(l)}`);
+const PAIRS = [["default", "codexhost", "/codexhost vs default"], ["base", "default", `default vs ${base}`], ["base", "codexhost", `/codexhost vs ${base}`]];
+const ab = await pairedRun({ base: BASE_DIR, default: entry("default").dir, codexhost: entry("codexhost").dir }, PAIRS.map(([a, b]) => [a, b]));
+console.log(`\nNode, paired A/B per steer (${pairedAbout}):`);
+console.log(formatPaired(ab, PAIRS));
+
+// The same rounds in Chromium, for the default entry against the base: the
+// browser is where the package runs, and its JIT and GC are not Node's.
+const CHROMIUM_PAIRS = [["base", "default", `default vs ${base}`]];
+const abChromium = await pairedRunChromium({ base: BASE_DIR, default: entry("default").dir }, CHROMIUM_PAIRS.map(([a, b]) => [a, b]));
+console.log(`\nChromium, paired A/B per steer (${pairedAbout}):`);
+console.log(formatPaired(abChromium, CHROMIUM_PAIRS));
 
 console.log(`\n${formatTargets(targets({ sizes, init, ab }))}`);

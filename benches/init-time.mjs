@@ -1,6 +1,8 @@
-// init() time of every entry (benches/package-entries.mjs) against the
-// dependency floor (benches/size-floor, built into target/floor-pkg/ by
-// scripts/build-floor.sh), in Node and in headless Chromium, in one run.
+// init() time of every entry (benches/package-entries.mjs) and of the base
+// commit's default entry (target/bench-base/pkg, when scripts/bench-base.sh
+// has built it) against the dependency floor (benches/size-floor, built into
+// target/floor-pkg/ by scripts/build-floor.sh), in Node and in headless
+// Chromium, in one run.
 // Part of `npm run bench`; alone: `node benches/init-time.mjs` after
 // scripts/build-pkg.sh and scripts/build-floor.sh (SAMPLES=15 by default).
 //
@@ -35,7 +37,7 @@ import { execFileSync } from "node:child_process";
 import { join, normalize, extname, dirname, relative } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { CHROMIUM_FLAGS } from "../tests/browser/flags.mjs";
-import { ENTRIES, entry } from "./package-entries.mjs";
+import { ENTRIES, baseEntries } from "./package-entries.mjs";
 
 const here = fileURLToPath(import.meta.url);
 const root = join(dirname(here), "..");
@@ -44,12 +46,14 @@ const FLOOR_DIR = join(root, "target", "floor-pkg");
 const FLOOR_WASM = join(FLOOR_DIR, "size_floor_bg.wasm");
 const TYPES = { ".js": "text/javascript", ".mjs": "text/javascript", ".wasm": "application/wasm", ".html": "text/html" };
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+/** What is timed beside the floor: this build's entries and the base's default entry. */
+const MEASURED = [...ENTRIES, ...baseEntries(["default"])];
 
 // One Node sample, in its own process: prints the timed milliseconds.
 async function nodeSample(kind, preload) {
   if (preload === "fetch-preloaded") void globalThis.Response; // loads undici now, outside the timing
   if (kind !== "floor") {
-    const { dir } = entry(kind);
+    const { dir } = MEASURED.find((e) => e.name === kind);
     const bytes = await readFile(join(dir, WASM));
     const api = await import(pathToFileURL(join(dir, "node.js")).href);
     const t0 = performance.now();
@@ -69,7 +73,7 @@ async function nodeSample(kind, preload) {
 function inNode(samples) {
   const ms = {};
   for (const preload of ["cold", "fetch-preloaded"]) {
-    for (const kind of [...ENTRIES.map((e) => e.name), "floor"]) ms[`${kind} ${preload}`] = [];
+    for (const kind of [...MEASURED.map((e) => e.name), "floor"]) ms[`${kind} ${preload}`] = [];
   }
   for (let i = 0; i < samples; i++) {
     for (const key of Object.keys(ms)) {
@@ -83,7 +87,7 @@ function inNode(samples) {
 // Pages for Chromium: the imports (and the fetch of the bytes) happen before the clock starts.
 const url = (dir, file) => `/${relative(root, join(dir, file)).split("\\").join("/")}`;
 const PAGES = {
-  ...Object.fromEntries(ENTRIES.flatMap(({ name, dir }) => [
+  ...Object.fromEntries(MEASURED.flatMap(({ name, dir }) => [
     [`${name}-init`, [`import * as api from "${url(dir, "browser.js")}";`, `
     const t0 = performance.now(); await api.init(); return performance.now() - t0;`]],
     [`${name}-bytes`, [`import * as api from "${url(dir, "browser.js")}";`, `
@@ -144,8 +148,9 @@ async function inChromium(samples) {
 }
 
 /**
- * Median init() ms of every entry and of the floor, per runtime:
- * `{ samples, floorBytes, entries: [{ name, specifier, bytes }], rows: [{ runtime, floorMs, ms: { [entry]: ms } }] }`.
+ * Median init() ms of every entry (the base's default entry too, named
+ * `default@<commit>`) and of the floor, per runtime:
+ * `{ samples, floorBytes, entries: [{ name, label, specifier, bytes }], rows: [{ runtime, floorMs, ms: { [entry]: ms } }] }`.
  */
 export async function initTimes(samples = Number(process.env.SAMPLES ?? 15)) {
   const node = inNode(samples);
@@ -153,10 +158,12 @@ export async function initTimes(samples = Number(process.env.SAMPLES ?? 15)) {
   const row = (runtime, floor, of) => ({
     runtime,
     floorMs: median(floor),
-    ms: Object.fromEntries(ENTRIES.map(({ name }) => [name, median(of(name))])),
+    ms: Object.fromEntries(MEASURED.map(({ name }) => [name, median(of(name))])),
   });
   const entries = [];
-  for (const e of ENTRIES) entries.push({ name: e.name, specifier: e.specifier, bytes: (await readFile(join(e.dir, WASM))).length });
+  for (const e of MEASURED) {
+    entries.push({ name: e.name, label: e.label ?? e.name, specifier: e.specifier, bytes: (await readFile(join(e.dir, WASM))).length });
+  }
   return {
     samples,
     floorBytes: (await readFile(FLOOR_WASM)).length,
@@ -171,7 +178,7 @@ export async function initTimes(samples = Number(process.env.SAMPLES ?? 15)) {
 }
 
 export function formatInitTimes({ samples, floorBytes, entries, rows }) {
-  const header = ["runtime", "floor ms", ...entries.map((e) => `${e.name} ms (x floor)`)];
+  const header = ["runtime", "floor ms", ...entries.map((e) => `${e.label} ms (x floor)`)];
   const lines = rows.map((r) => [
     r.runtime,
     r.floorMs.toFixed(2),
@@ -180,7 +187,7 @@ export function formatInitTimes({ samples, floorBytes, entries, rows }) {
   const widths = header.map((h, i) => Math.max(h.length, ...lines.map((l) => l[i].length)));
   const fmt = (cells) => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join("  ");
   return [
-    `init() time per entry vs the dependency floor (benches/size-floor); wasm: ${entries.map((e) => `${e.name} ${e.bytes} B`).join(", ")}, floor ${floorBytes} B`,
+    `init() time per entry vs the dependency floor (benches/size-floor); wasm: ${entries.map((e) => `${e.label} ${e.bytes} B`).join(", ")}, floor ${floorBytes} B`,
     `(median of ${samples} samples, each in a fresh Node process / fresh Chromium context; timed from the init call to its`,
     ` resolution, after the imports and the .wasm read/fetch; init() (embedded) includes decoding and inflating the embedded wasm;`,
     ` "fetch preloaded": Node's lazily loaded fetch globals, which the glue's loader touches, loaded before the clock)\n`,

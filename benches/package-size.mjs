@@ -3,13 +3,14 @@
 // classes, the browser entry; not the embedded copy of the wasm) and the
 // desktop hook (desktop*.js and desktop/), each gzip -9 (Node's zlib), the
 // JavaScript without its comments (what a minifier keeps at least). An entry
-// is a folder (benches/package-entries.mjs), so one count applies to each.
-//   node benches/package-size.mjs [pkg-dir]   prints one folder's figures, or every entry's
+// is a folder (benches/package-entries.mjs), so one count applies to each,
+// the base commit's entries (target/bench-base/pkg) as well.
+//   node benches/package-size.mjs [pkg-dir]   prints one folder's figures, or every entry's and the base's
 import { readFileSync, readdirSync, existsSync } from "node:fs";
 import { gzipSync } from "node:zlib";
 import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { ENTRIES } from "./package-entries.mjs";
+import { ENTRIES, baseEntries } from "./package-entries.mjs";
 
 /** The JavaScript outside the desktop hook: the glue, the entry, and every file of these folders. */
 const GLUE = ["renderer_steering.js", "browser.js"];
@@ -70,6 +71,6 @@ export function formatEntrySizes(rows) {
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const rows = process.argv[2]
     ? [{ specifier: resolve(process.argv[2]), size: await packageSize(resolve(process.argv[2])) }]
-    : await entrySizes();
+    : [...(await entrySizes()), ...(await entrySizes(baseEntries()))];
   console.log(formatEntrySizes(rows));
 }
