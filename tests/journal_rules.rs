@@ -507,6 +507,21 @@ fn recovery_reports_unknown_and_keeps_the_record_while_the_host_cannot_tell() {
 }
 
 #[test]
+fn a_recovered_record_removed_once_settled_is_forgotten_and_the_unsettled_ones_are_still_known() {
+    let mut e = codexhost();
+    let op = e.recover(vec![stored("t1", "m1", Some("u1")), stored("t2", "m2", Some("u1"))], 0);
+    let shows = json!([{ "id": "u1", "status": "inProgress", "items": [user_message(Some("m1"), &words("m1"))] }]);
+    let log =
+        settle(&mut e, |_, p| if p["threadId"] == "t1" { thread("t1", shows.clone()) } else { err(-32081, "history could not be read") });
+    assert_eq!(outcomes(&recovered(&log, op)), [("m1", RecoveredOutcome::Delivered), ("m2", RecoveredOutcome::Unknown)]);
+    assert_eq!(removals(&log.actions), [key("t1", "m1")]);
+    e.forget("m1");
+    assert!(journal(&run(&mut e, 0, silent).actions).is_empty(), "already removed");
+    e.forget("m2");
+    assert_eq!(removals(&run(&mut e, 0, silent).actions), [key("t2", "m2")]);
+}
+
+#[test]
 fn recovery_never_sends_a_message() {
     let mut e = codexhost();
     e.recover(vec![stored("t", "m1", Some("u1")), stored("t2", "m2", None)], 0);

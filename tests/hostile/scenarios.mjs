@@ -727,8 +727,6 @@ async function runDesktop(h, t, scale, progress) {
 
 // ---- runner -------------------------------------------------------------------
 
-export const CLASS_NAMES = [...Object.keys(VALUE_CLASSES), "timeouts", "hostAnswers", "initialize", "reentry", "desktop", "properties", "churn"];
-
 export const ABOUT = {
   ...Object.fromEntries(Object.entries(VALUE_CLASSES).map(([k, c]) => [k, c.about])),
   timeouts: "Infinity, 2**31, 2**53-1, -1, NaN as timeouts and requestOptions.timeoutMs",
