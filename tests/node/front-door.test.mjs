@@ -1,15 +1,17 @@
 // The front door (js/driver/front-door.js), as the package ships it: how a
 // page's value is described for the engine, how a constructor's options and
-// a call's arguments are read (each field once, within its budget), and how
-// a call's UI hooks run.
+// a call's arguments are read (each field once, within its budget), how a
+// call's UI hooks run, and the bounded JSON reader under all of it
+// (js/driver/json-text.js).
 import { test, before, afterEach } from "node:test";
 import assert from "node:assert/strict";
 import { shippedModules } from "./pack.mjs";
 
 let door;
 let limits;
+let json;
 before(async () => {
-  [door, { LIMITS: limits }] = await shippedModules("driver/front-door.js", "driver/limits.js");
+  [door, { LIMITS: limits }, json] = await shippedModules("driver/front-door.js", "driver/limits.js", "driver/json-text.js");
 });
 
 const realError = console.error;
@@ -247,4 +249,102 @@ test("a missing record or hook does nothing; a throwing hook is reported, never 
   door.callHook(record, "present", "x");
   door.callHook(record, "retract");
   assert.deepEqual(reports.map(([what, error]) => [what, error.message]), [["renderer-steering: a presentation hook threw", "ui"]]);
+});
+
+/** The reason and kind of a refusal, or the text. */
+const read = (value, units = 1000, depth = 64, keys) => {
+  const out = json.jsonText(value, units, depth, keys);
+  return typeof out === "string" ? out : { reason: out.reason, what: out.what };
+};
+
+test("JSON text is JSON's own, with undefined dropped from objects and null in arrays", () => {
+  assert.equal(read({ a: 1, b: undefined, c: [true, undefined, null, "x"], d: false, e: -2.5 }), '{"a":1,"c":[true,null,null,"x"],"d":false,"e":-2.5}');
+  assert.equal(read([]), "[]");
+  assert.equal(read({}), "{}");
+  assert.equal(read('q"\n'), JSON.stringify('q"\n'));
+  const shared = { s: 1 };
+  assert.equal(read({ a: shared, b: [shared] }), '{"a":{"s":1},"b":[{"s":1}]}', "a value seen twice is no cycle");
+});
+
+test("a toJSON method is called with the value's key, as JSON.stringify calls it", () => {
+  const keyed = { toJSON: (key) => `key ${key}` };
+  assert.equal(read({ d: keyed, l: [keyed] }), '{"d":"key d","l":["key 0"]}');
+  assert.equal(read(keyed), '"key "');
+  assert.equal(read(new Date(0)), '"1970-01-01T00:00:00.000Z"');
+  assert.equal(read({ toJSON: 1, a: 2 }), '{"toJSON":1,"a":2}', "a toJSON that is no function is a field");
+});
+
+test("values JSON cannot carry are refused, saying why", () => {
+  const cyclic = [];
+  cyclic.push(cyclic);
+  const cases = [
+    [undefined, "the value is undefined"],
+    [{ f() {} }, "a function is not JSON"],
+    [[1n], "a BigInt is not JSON"],
+    [{ s: Symbol("s") }, "a Symbol is not JSON"],
+    [[NaN], "NaN is not a finite number"],
+    [{ i: -Infinity }, "-Infinity is not a finite number"],
+    [cyclic, "it contains itself (a cycle)"],
+    [new Proxy([], { get: (t, k) => (k === "length" ? -1 : undefined) }), "an array with an invalid length"],
+    [new Proxy([], { get: (t, k) => (k === "length" ? 1.5 : undefined) }), "an array with an invalid length"],
+  ];
+  for (const [value, reason] of cases) assert.deepEqual(read(value), { reason, what: "unreadable" }, reason);
+});
+
+test("nesting is refused past the depth limit, at the limit kept", () => {
+  assert.equal(read([[1]], 100, 2), "[[1]]");
+  assert.deepEqual(read([[[1]]], 100, 2), { reason: "nested deeper than 2 levels", what: "unreadable" });
+  assert.equal(read({ a: { b: 1 } }, 100, 2), '{"a":{"b":1}}');
+  assert.deepEqual(read({ a: { b: {} } }, 100, 2), { reason: "nested deeper than 2 levels", what: "unreadable" });
+});
+
+test("the size limit is in units of JSON text: up to it kept, past it refused as too large", () => {
+  const tooLarge = (units) => ({ reason: `larger than ${units} characters of JSON`, what: "tooLarge" });
+  assert.equal(read("ab", 4), '"ab"');
+  assert.deepEqual(read("ab", 3), tooLarge(3));
+  assert.equal(read(12345, 5), "12345");
+  assert.deepEqual(read(12345, 4), tooLarge(4));
+  assert.equal(read(null, 4), "null");
+  assert.deepEqual(read(null, 3), tooLarge(3));
+  assert.equal(read([1, 2], 5), "[1,2]");
+  assert.deepEqual(read([1, 2], 4), tooLarge(4));
+  assert.equal(read([undefined], 6), "[null]");
+  assert.deepEqual(read([undefined], 5), tooLarge(5));
+  assert.equal(read("", 2), '""');
+  assert.deepEqual(read("", 1), tooLarge(1));
+  assert.equal(read([1, 2, 3], 7), "[1,2,3]");
+  assert.deepEqual(read([1, 2, 3], 6), tooLarge(6));
+  assert.equal(read({ a: 1, b: 2, c: 3 }, 19), '{"a":1,"b":2,"c":3}');
+  assert.deepEqual(read({ a: 1, b: 2, c: 3 }, 18), tooLarge(18));
+});
+
+test("a key left out still counts against the size limit, so reading stays bounded", () => {
+  const skipped = Object.fromEntries(Array.from({ length: 100 }, (_, i) => [`k${i}`, undefined]));
+  assert.equal(read(skipped, 102), "{}");
+  assert.deepEqual(read(skipped, 101), { reason: "larger than 101 characters of JSON", what: "tooLarge" });
+});
+
+test("with keys, only those top-level keys are read, of an object only", () => {
+  let reads = 0;
+  const value = { a: 1, get b() { reads += 1; return 2; }, c: 3 };
+  assert.equal(read(value, 100, 64, ["c", "a"]), '{"c":3,"a":1}');
+  assert.equal(reads, 0);
+  assert.equal(read({ a: { b: 1 } }, 100, 64, ["a"]), '{"a":{"b":1}}', "nested objects are read whole");
+  assert.deepEqual(read([1], 100, 64, ["a"]), { reason: "an object is expected, not an array", what: "unreadable" });
+  assert.equal(read({ a: 1 }, 100, 64, null), '{"a":1}');
+});
+
+test("a thrown value is described by its text or string message, cut at 1000 characters, else in generic words", () => {
+  assert.equal(json.describe("boom"), "boom");
+  assert.equal(json.describe(new Error("broken")), "broken");
+  assert.equal(json.describe({ message: "m".repeat(1001) }), "m".repeat(1000));
+  assert.equal(json.describe("s".repeat(1001)), "s".repeat(1000));
+  for (const value of [undefined, null, 7, { message: 7 }, { message: ["not", "text"] }, new Proxy({}, { get() { throw new Error("trap"); } })]) {
+    assert.equal(json.describe(value), "a value that cannot be described");
+  }
+  assert.deepEqual(read({ get a() { throw new Error("getter"); } }), { reason: "reading it threw: getter", what: "unreadable" });
+  const thrown = new Proxy({}, { getPrototypeOf() { throw new Error("trap"); }, get() { throw new Error("trap"); } });
+  assert.deepEqual(read({ get a() { throw thrown; } }), { reason: "reading it threw: a value that cannot be described", what: "unreadable" });
+  const refusal = json.asRefusal(new json.Refusal("why", "tooLarge"));
+  assert.deepEqual({ ...refusal }, { reason: "why", what: "tooLarge", field: "" });
 });

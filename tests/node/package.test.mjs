@@ -4,6 +4,7 @@ import { test, before } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
+import { pathToFileURL } from "node:url";
 import { packAndInstall, scriptedHost, TARBALL_FILES } from "./pack.mjs";
 import { wasmLimits } from "../../scripts/write-limits.mjs";
 
@@ -99,6 +100,23 @@ test("another copy's error is a SteeringError with every kind the engine fails w
   const lookAlike = (kind) => Object.assign(new Error("x"), { name: "SteeringError", kind });
   for (const kind of errorKinds) assert.equal(api.isSteeringError(lookAlike(kind), kind), true, kind);
   assert.equal(api.isSteeringError(lookAlike(`${errorKinds[0]}s`)), false);
+});
+
+test("a SteeringError made by the app is one, named by an own hidden field; an Error of another name is not", () => {
+  const made = new api.SteeringError("m");
+  assert.deepEqual(Object.getOwnPropertyDescriptor(made, "name"), { value: "SteeringError", writable: true, enumerable: false, configurable: true });
+  assert.equal(made.message, "m");
+  assert.equal(api.isSteeringError(made), true, "its own class, even without a kind");
+  assert.equal(api.isSteeringError(Object.assign(new Error("x"), { kind: "host" })), false, "a known kind under another name");
+});
+
+test("an engine's error report hands back the caller's draft by identity, else the report's own", async () => {
+  const errors = await import(pathToFileURL(join(pkg.dir, "node_modules", "renderer-steering", "pkg", "driver", "steering-error.js")).href);
+  assert.equal(errors.SteeringError, api.SteeringError, "the one class every entry shares");
+  const report = { message: "m", kind: "host", code: 1, draft: ["from the report"] };
+  assert.deepEqual(errors.steeringError(report).draft, ["from the report"]);
+  const draft = ["the caller's"];
+  assert.equal(errors.steeringError(report, draft).draft, draft);
 });
 
 test("the entry exports the API and nothing internal", () => {

@@ -2,15 +2,25 @@
 // that replaced them (with code that re-enters the engine, or that throws)
 // must not break the module. The engine reads them with no borrow held and
 // through the front door (never an exception into wasm). Own process: the
-// globals are patched here.
+// globals are patched here. The driver's clocks and ids (js/driver/clock.js,
+// random-id.js) are also read directly: which global each one follows.
 import { test, before } from "node:test";
 import assert from "node:assert/strict";
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
 import { packAndInstall } from "./pack.mjs";
 
 let api;
+let clock;
+let clockUrl;
+let randomId;
 before(async () => {
-  api = await import(packAndInstall().entry);
+  const pkg = packAndInstall();
+  api = await import(pkg.entry);
   await api.init();
+  const driver = (file) => pathToFileURL(join(pkg.dir, "node_modules", "renderer-steering", "pkg", "driver", file)).href;
+  clockUrl = driver("clock.js");
+  [clock, randomId] = await Promise.all([import(clockUrl), import(driver("random-id.js"))]);
 });
 
 function steering(sent = []) {
@@ -96,4 +106,30 @@ test("a page clock that jumps forward once does not freeze later bounds", async 
   ]);
   assert.equal(error, "timeout");
   assert.ok(real() - started < 1000);
+});
+
+test("the deadline clock is the page's performance.now(), NaN once it throws; the wall clock is Date.now(), NaN once it throws", async () => {
+  const broken = () => {
+    throw new Error("clock broken by the page");
+  };
+  assert.equal(await patched(performance, "now", () => 1234.5, () => clock.now()), 1234.5);
+  assert.ok(Number.isNaN(await patched(performance, "now", broken, () => clock.now())));
+  assert.equal(await patched(Date, "now", () => 42, () => clock.wallNow()), 42);
+  assert.ok(Number.isNaN(await patched(Date, "now", broken, () => clock.wallNow())));
+});
+
+test("without a usable performance clock at load, the deadline clock is Date.now()", async () => {
+  const fresh = await patched(performance, "now", () => "not a number", () => import(`${clockUrl}?no-performance`));
+  assert.equal(await patched(Date, "now", () => 42, () => fresh.now()), 42);
+});
+
+test("an id is crypto.randomUUID(), else 128 bits of Math.random as hex, else empty", async () => {
+  const broken = () => {
+    throw new Error("randomness broken by the page");
+  };
+  assert.equal(await patched(crypto, "randomUUID", () => "the-uuid", () => randomId.randomId()), "the-uuid");
+  const draws = [0.5, 2 ** -32, 0.5, 2 ** -32];
+  const hex = await patched(crypto, "randomUUID", broken, () => patched(Math, "random", () => draws.shift(), () => randomId.randomId()));
+  assert.equal(hex, "80000000000000018000000000000001");
+  assert.equal(await patched(crypto, "randomUUID", broken, () => patched(Math, "random", broken, () => randomId.randomId())), "");
 });

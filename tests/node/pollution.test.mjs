@@ -3,15 +3,22 @@
 // nothing the engine reads or returns: fields found only on a shared
 // prototype are no fields (`js/driver/fields.js` `fieldOf`), and a SteeringError's
 // fields are defined, not assigned. Each case in its own Node process
-// (pollution is process-wide). The packed package.
+// (pollution is process-wide). The packed package. The reader itself is also
+// tested in this process, over names the shared prototypes have without any
+// pollution (`toString`, `map`, `message`).
 import { test, before } from "node:test";
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
 import { packAndInstall } from "./pack.mjs";
 
 let entry;
-before(() => {
-  entry = packAndInstall().entry;
+let fields;
+before(async () => {
+  const pkg = packAndInstall();
+  entry = pkg.entry;
+  fields = await import(pathToFileURL(join(pkg.dir, "node_modules", "renderer-steering", "pkg", "driver", "fields.js")).href);
 });
 
 function run(pollute, body) {
@@ -138,4 +145,67 @@ test("hooks and options given as Proxies with only a get trap still work", () =>
     console.log(JSON.stringify({ presented, turnId: outcome.turnId }));
   `);
   assert.deepEqual(result, { presented: true, turnId: "turn-1" });
+});
+
+test("a field found only on a shared built-in prototype is no field; the object's own or its class's is", () => {
+  assert.equal(fields.fieldOf({}, "toString"), undefined);
+  assert.equal(fields.fieldOf([], "map"), undefined);
+  assert.equal(fields.fieldOf(() => {}, "call"), undefined);
+  const own = () => "own";
+  assert.equal(fields.fieldOf({ toString: own }, "toString"), own);
+  assert.equal(fields.fieldOf(new Error("broken"), "message"), "broken");
+  class Failure {
+    get message() {
+      return "from the class";
+    }
+  }
+  assert.equal(fields.fieldOf(new Failure(), "message"), "from the class");
+  assert.equal(fields.fieldOf(Object.assign(() => {}, { code: 7 }), "code"), 7);
+});
+
+test("a Proxy answering from its get trap is read, except for a key only a shared prototype has", () => {
+  const answering = (target) => new Proxy(target, { get: (_, key) => `answer ${String(key)}` });
+  assert.equal(fields.fieldOf(answering({}), "code"), "answer code");
+  assert.equal(fields.fieldOf(answering({}), "toString"), undefined);
+  assert.equal(fields.fieldOf(answering(Object.create(null)), "toString"), undefined);
+});
+
+test("a value that is no object has no fields; a throwing getter or trap reads as absent", () => {
+  for (const value of [null, undefined, "abc", 5, true]) assert.equal(fields.fieldOf(value, "length"), undefined, String(value));
+  assert.equal(fields.fieldOf({ get code() { throw new Error("getter"); } }, "code"), undefined);
+  assert.equal(fields.fieldOf(new Proxy({}, { getPrototypeOf() { throw new Error("trap"); } }), "message"), undefined);
+});
+
+test("an engine answer's field is its own property, of an object only", () => {
+  assert.equal(fields.own({ thrown: "x" }, "thrown"), "x");
+  assert.equal(fields.own(Object.create({ thrown: "x" }), "thrown"), undefined);
+  for (const value of [null, undefined, "abc", () => {}]) assert.equal(fields.own(value, "length"), undefined, String(value));
+});
+
+test("an object's first keys are listed, each cut; keys that cannot be listed are none", () => {
+  assert.deepEqual(fields.ownKeysOf({ abc: 1, de: 2, f: 3 }, 2, 2), ["ab", "de"]);
+  assert.deepEqual(fields.ownKeysOf({ a: 1 }, 4, 64), ["a"]);
+  assert.deepEqual(fields.ownKeysOf({}, 4, 64), []);
+  const { proxy, revoke } = Proxy.revocable({}, {});
+  revoke();
+  assert.equal(fields.ownKeysOf(proxy, 4, 64), undefined);
+});
+
+test("a SteeringError's fields are defined as own data properties, its name hidden, undefined ones left out", () => {
+  const error = new Error("m");
+  fields.defineErrorFields(error, "host", -32000, undefined, ["d"], undefined, "id-1");
+  assert.deepEqual(Object.keys(error), ["kind", "code", "draft", "clientUserMessageId"]);
+  const field = (value, enumerable = true) => ({ value, writable: true, enumerable, configurable: true });
+  assert.deepEqual(Object.getOwnPropertyDescriptor(error, "name"), field("SteeringError", false));
+  assert.deepEqual(Object.getOwnPropertyDescriptor(error, "kind"), field("host"));
+  assert.deepEqual(Object.getOwnPropertyDescriptor(error, "clientUserMessageId"), field("id-1"));
+  const full = new Error("m");
+  fields.defineErrorFields(full, "timeout", 1, { a: 1 }, [], { path: "p" }, "id");
+  assert.deepEqual({ ...full }, { kind: "timeout", code: 1, data: { a: 1 }, draft: [], trace: { path: "p" }, clientUserMessageId: "id" });
+  const guarded = Object.create({ set kind(v) { throw new Error("setter"); } });
+  fields.defineField(guarded, "kind", "k");
+  assert.equal(Object.getOwnPropertyDescriptor(guarded, "kind").value, "k", "defined past the setter");
+  const frozen = Object.freeze({});
+  fields.defineField(frozen, "kind", "k");
+  assert.equal(Object.hasOwn(frozen, "kind"), false, "a non-extensible target keeps what it has, and nothing throws");
 });
