@@ -37,3 +37,22 @@ test("a token that is not one is refused by name", () => {
   assert.throws(() => acp.promptAnswered("s", { stopReason: "end_turn" }, "x"), (e) => e.kind === "invalidInput" && /token/.test(e.message));
   acp.free();
 });
+
+test("queued() lists what waits behind the app's prompt; sessionClosed() hands it back with its draft", async () => {
+  const sent = [];
+  const acp = new api.AcpSteering({ request: (method) => (sent.push(method), new Promise(() => {})) });
+  acp.initialized({ agentCapabilities: {} });
+  acp.promptSent("s");
+  const draft = [{ type: "text", text: "use pnpm" }];
+  const pending = acp.send("s", draft);
+  pending.catch(() => {});
+  await new Promise((r) => setImmediate(r));
+  assert.deepEqual(acp.queued("s"), [draft]);
+  acp.sessionClosed("s");
+  const error = await pending.then(() => assert.fail("resolved"), (e) => e);
+  assert.equal(error.kind, "sessionReplaced");
+  assert.equal(error.draft, draft);
+  assert.deepEqual(acp.queued("s"), []);
+  assert.deepEqual(sent, [], "nothing was sent");
+  acp.free();
+});

@@ -99,3 +99,30 @@ test("free() of the raw instance from the transport, during a steer made through
   assert.ok(api.isSteeringError(error), String(error));
   assert.equal(error.draft, draft);
 });
+
+test("every method called on something that is not an instance is refused naming its class and itself; the async ones reject", async () => {
+  const methods = {
+    AcpSteering: { async: ["send", "revoke", "replace", "recover"], sync: ["initialized", "promptSent", "cancelSent", "promptAnswered", "update", "sessionIdle", "sessionReplaced", "sessionClosed", "connectionClosed", "inputMode", "queued", "forget", "onChange", "liveState"] },
+    CodexhostSteering: { async: ["decide", "steer", "recover"], sync: ["forget", "connectionReplaced", "liveState"] },
+  };
+  const named = (Class, name) => (e) => api.isSteeringError(e, "invalidInput") && e.message === `${Class}.${name} was called on something that is not a live ${Class}`;
+  for (const [Class, { async, sync }] of Object.entries(methods)) {
+    for (const name of async) {
+      let promise;
+      assert.doesNotThrow(() => (promise = api[Class].prototype[name].call({}, "s", "m", input())), `${Class}.${name} throws`);
+      await assert.rejects(promise, named(Class, name));
+    }
+    for (const name of sync) assert.throws(() => api[Class].prototype[name].call({}, "s"), named(Class, name));
+    assert.doesNotThrow(() => api[Class].prototype.dispose.call({}), `${Class}.dispose on no instance is a no-op`);
+  }
+});
+
+test("free and Symbol.dispose are ordinary methods: writable, configurable, not enumerable", () => {
+  for (const Class of [api.AcpSteering, api.CodexhostSteering]) {
+    const keys = typeof Symbol.dispose === "symbol" ? ["free", Symbol.dispose] : ["free"];
+    for (const key of keys) {
+      const d = Object.getOwnPropertyDescriptor(Class.prototype, key);
+      assert.deepEqual([typeof d.value, d.writable, d.configurable, d.enumerable], ["function", true, true, false], `${Class.name} ${String(key)}`);
+    }
+  }
+});
