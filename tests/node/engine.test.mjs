@@ -59,6 +59,29 @@ test("each answer is handed back with the thread's stream role as the app says i
   steering.free();
 });
 
+test("a steer refused before it is taken asks no stream role: no thread id that is a string, or a draft that is no array", async () => {
+  const asked = [];
+  const steering = new api.CodexhostSteering({ request: host().request, streamRole: (threadId) => (asked.push(threadId), "owner") });
+  for (const args of [{ ...steerArgs("t"), threadId: 7 }, { ...steerArgs("t"), input: "use pnpm" }]) {
+    const error = await steering.steer(args).then(() => assert.fail("resolved"), (e) => e);
+    assert.equal(error.kind, "invalidInput", error.message);
+  }
+  assert.deepEqual(asked, []);
+  steering.free();
+});
+
+test("liveState() counts what a steer holds while it is out, and is 0 once it settles", async () => {
+  const inspect = deferred();
+  const steering = new api.CodexhostSteering({ request: host({ "codexhost/thread/steering/inspect": () => inspect.promise }).request });
+  assert.equal(steering.liveState(), 0);
+  const steered = steering.steer(steerArgs("t"));
+  assert.ok(steering.liveState() > 0, "the steer, its lane and its request are held");
+  inspect.resolve({ delivery: "activeTurn" });
+  await steered;
+  assert.equal(steering.liveState(), 0);
+  steering.free();
+});
+
 test("an answer that comes after the engine is freed is dropped: no stream role is asked for it", async () => {
   const asked = [];
   const inspect = deferred();

@@ -1,8 +1,9 @@
 // The UI hooks of a steer run from the call record (`js/driver/front-door.js`
 // `callHook`): each with its arguments, `reconcile(from, to)` when the host
 // delivered elsewhere than shown (else `retract()` then `present(to)`),
-// `requestOptions` only with the request that carries the message, and a
-// throwing hook changes nothing. The packed package in Node.
+// `requestOptions` and the steer's optional context only with the request
+// that carries the message, and a throwing hook changes nothing. The packed
+// package in Node.
 import { test, before } from "node:test";
 import assert from "node:assert/strict";
 import { packAndInstall } from "./pack.mjs";
@@ -73,6 +74,21 @@ test("requestOptions go with turn/steer only, by identity; without them request 
   calls.length = 0;
   await steering.steer({ threadId: "t2", expectedTurnId: "turn-1", input: input() });
   assert.deepEqual(calls.map((c) => c.arity), [2, 2]);
+  steering.free();
+});
+
+test("additionalContext and responsesapiClientMetadata go with turn/steer as given, and only when given", async () => {
+  const params = [];
+  const steering = new api.CodexhostSteering({ request: (method, p) => (params.push([method, p]), movingHost([])(method, p)) });
+  const additionalContext = { files: ["a.ts"], depth: [1, { two: 2 }] };
+  const responsesapiClientMetadata = { origin: "composer" };
+  await steering.steer({ threadId: "t", expectedTurnId: "turn-1", input: input(), additionalContext, responsesapiClientMetadata });
+  const [, steer] = params.find(([m]) => m === "turn/steer");
+  assert.deepEqual([steer.additionalContext, steer.responsesapiClientMetadata], [additionalContext, responsesapiClientMetadata]);
+  params.length = 0;
+  await steering.steer({ threadId: "t2", expectedTurnId: "turn-1", input: input() });
+  const [, plain] = params.find(([m]) => m === "turn/steer");
+  assert.deepEqual(["additionalContext", "responsesapiClientMetadata"].filter((k) => k in plain), []);
   steering.free();
 });
 

@@ -140,6 +140,26 @@ test("journal options are checked by name", () => {
   return new Promise((r) => setTimeout(r, 20)).then(() => assert.ok(keyed.keys()[0].startsWith("app:")));
 });
 
+test("ACP: the journal's records are under journalKey, and a failing storage is told to onJournalError", async () => {
+  const init = { agentCapabilities: { _meta: { steering: { supported: true } } } };
+  const request = (method) => (method === "_session/steering" ? Promise.reject(new Error("socket closed")) : new Promise(() => {}));
+  const keyed = new MapStorage();
+  const acp = new api.AcpSteering({ request, initialize: init, journal: keyed, journalKey: "app:" });
+  acp.promptSent("s");
+  await acp.send("s", input("use pnpm")).catch(() => {});
+  assert.equal(keyed.keys().length, 1);
+  assert.ok(keyed.keys()[0].startsWith("app:"), keyed.keys()[0]);
+  const told = [];
+  const full = new MapStorage();
+  full.setItem = () => {
+    throw new DOMException("the quota is used up", "QuotaExceededError");
+  };
+  const failing = new api.AcpSteering({ request, initialize: init, journal: full, onJournalError: (e) => told.push(e.name) });
+  failing.promptSent("s");
+  await failing.send("s", input("use bun")).catch(() => {});
+  assert.deepEqual(told, ["QuotaExceededError"]);
+});
+
 test("ACP: a send whose answer is lost is recovered as unknown with its draft (an agent keeps no history to read)", async () => {
   const journal = new MapStorage();
   const init = { agentCapabilities: { _meta: { steering: { supported: true } } } };

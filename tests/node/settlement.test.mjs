@@ -52,8 +52,9 @@ test("a freed instance answers `disposed` with the draft; free() and dispose() a
   const draft = input();
   const error = await steering.steer({ threadId: "t", input: draft }).then(() => assert.fail("resolved"), (e) => e);
   assert.ok(api.isSteeringError(error, "disposed"), String(error));
+  assert.equal(error.message, "disposed", "the kind's own words, nothing else");
   assert.equal(error.draft, draft);
-  assert.throws(() => steering.liveState(), (e) => api.isSteeringError(e, "disposed"));
+  assert.throws(() => steering.liveState(), (e) => api.isSteeringError(e, "disposed") && e.message === "disposed");
   assert.doesNotThrow(() => steering.free());
   assert.doesNotThrow(() => steering.dispose());
   assert.deepEqual(h.sent, [], "nothing was sent");
