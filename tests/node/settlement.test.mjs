@@ -27,8 +27,8 @@ function host(steer) {
   return { sent, request };
 }
 
-for (const how of ["free", "Symbol.dispose"]) {
-  test(`${how}() with a steer in flight settles it: outcome unknown, shown unconfirmed, the draft by identity`, async (t) => {
+for (const how of ["free", "Symbol.dispose", "dispose"]) {
+  test(`${how}() with a steer in flight settles it at once: outcome unknown, shown unconfirmed, the draft by identity`, async (t) => {
     if (how === "Symbol.dispose" && typeof Symbol.dispose !== "symbol") return t.skip("no Symbol.dispose in this Node");
     const h = host(() => new Promise(() => {}));
     const steering = new api.CodexhostSteering({ request: h.request });
@@ -37,8 +37,10 @@ for (const how of ["free", "Symbol.dispose"]) {
     const pending = steering.steer({ threadId: "t", expectedTurnId: "turn-1", input: draft }, { present: (d) => seen.push(`present ${d}`), unconfirmed: (d) => seen.push(`unconfirmed ${d}`) });
     while (!h.sent.includes("turn/steer")) await tick();
     if (how === "free") steering.free();
+    else if (how === "dispose") steering.dispose();
     else steering[Symbol.dispose]();
-    const error = await pending.then(() => assert.fail("resolved"), (e) => e);
+    const late = new Promise((resolve) => setTimeout(resolve, 1000, "still pending a second later (the steer bound is 30 s)"));
+    const error = await Promise.race([pending.then(() => assert.fail("resolved"), (e) => e), late]);
     assert.equal(error.kind, "outcomeUnknown");
     assert.equal(error.draft, draft);
     assert.deepEqual(seen, ["present activeTurn", "unconfirmed activeTurn"]);
