@@ -1,6 +1,7 @@
 // The app's own prompts, counted by token through the packed package: a late
 // answer of a prompt sent before the session was replaced ends no later
-// prompt, so a queued message never goes out beside a running turn.
+// prompt, so a queued message never goes out beside a running turn; and
+// what an app's prompt answer tells of a handoff steer (its usage).
 import { test, before } from "node:test";
 import assert from "node:assert/strict";
 import { packAndInstall } from "./pack.mjs";
@@ -55,4 +56,27 @@ test("queued() lists what waits behind the app's prompt; sessionClosed() hands i
   assert.deepEqual(acp.queued("s"), []);
   assert.deepEqual(sent, [], "nothing was sent");
   acp.free();
+});
+
+test("the app's prompt answered with a usage of only zeros (top level or in _meta) was folded into the handoff steer; any other usage defers it", async () => {
+  const handoffAgent = { agentCapabilities: { _meta: { claudeCode: { promptQueueing: true } } } };
+  for (const [answer, superseded, handoff] of [
+    [{ stopReason: "end_turn", usage: { outputTokens: 0 } }, true, "folded"],
+    [{ stopReason: "end_turn", _meta: { usage: { inputTokens: 0, outputTokens: 0 } } }, true, "folded"],
+    [{ stopReason: "end_turn", usage: { outputTokens: 12 } }, false, "deferred"],
+  ]) {
+    let answerSteer;
+    const sent = [];
+    const request = (method) => (sent.push(method), new Promise((resolve) => (answerSteer = resolve)));
+    const acp = new api.AcpSteering({ request, initialize: handoffAgent, allowPromptHandoff: true });
+    acp.promptSent("s");
+    const steered = acp.send("s", [{ type: "text", text: "use pnpm" }]);
+    await new Promise((r) => setTimeout(r, 5));
+    assert.deepEqual(sent, ["session/prompt"], "the steer goes as a second prompt");
+    assert.deepEqual(acp.promptAnswered("s", answer), { superseded }, JSON.stringify(answer));
+    answerSteer({ stopReason: "end_turn" });
+    const outcome = await steered;
+    assert.deepEqual([outcome.kind, outcome.handoff], ["handedOff", handoff], JSON.stringify(answer));
+    acp.free();
+  }
 });
