@@ -82,6 +82,19 @@ test("liveState() counts what a steer holds while it is out, and is 0 once it se
   steering.free();
 });
 
+test("a thread id at the id limit reaches the host even when every character needs escaping in JSON; one more is refused", async () => {
+  const { LIMITS } = (await shippedModules("driver/limits.js"))[0];
+  const params = [];
+  const steering = new api.CodexhostSteering({ request: (method, p) => (params.push(p.threadId), host().request(method, p)) });
+  const longest = "\u0001".repeat(LIMITS.idUnits);
+  await steering.steer(steerArgs(longest));
+  assert.deepEqual(params, [longest, longest]);
+  const error = await steering.steer(steerArgs(`${longest}\u0001`)).then(() => assert.fail("resolved"), (e) => e);
+  assert.equal(error.kind, "invalidInput", error.message);
+  assert.deepEqual(params, [longest, longest], "nothing sent");
+  steering.free();
+});
+
 test("an answer that comes after the engine is freed is dropped: no stream role is asked for it", async () => {
   const asked = [];
   const inspect = deferred();
