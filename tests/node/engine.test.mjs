@@ -59,10 +59,11 @@ test("each answer is handed back with the thread's stream role as the app says i
   steering.free();
 });
 
-test("a steer refused before it is taken asks no stream role: no thread id that is a string, or a draft that is no array", async () => {
+test("a steer refused before it is taken asks no stream role: a thread id that is no string, a draft that is no array, a field past its budget", async () => {
   const asked = [];
   const steering = new api.CodexhostSteering({ request: host().request, streamRole: (threadId) => (asked.push(threadId), "owner") });
-  for (const args of [{ ...steerArgs("t"), threadId: 7 }, { ...steerArgs("t"), input: "use pnpm" }]) {
+  const pastBudget = "x".repeat(30_000);
+  for (const args of [{ ...steerArgs("t"), threadId: 7 }, { ...steerArgs("t"), input: "use pnpm" }, { ...steerArgs("t"), clientUserMessageId: pastBudget }]) {
     const error = await steering.steer(args).then(() => assert.fail("resolved"), (e) => e);
     assert.equal(error.kind, "invalidInput", error.message);
   }
