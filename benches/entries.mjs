@@ -12,6 +12,7 @@ import { chromium } from "playwright-core";
 import { CHROMIUM_FLAGS } from "../tests/browser/flags.mjs";
 import { cacheDir } from "../tests/consumers/cache.mjs";
 import { STRICT_CSP } from "../tests/consumers/apps.mjs";
+import { median } from "./bench-core.mjs";
 
 const ROUNDS = Number(process.env.ROUNDS ?? 15);
 const APPS = [
@@ -39,7 +40,6 @@ async function measure(page, url) {
   if (r.state !== "done") throw new Error(`${url}: ${r.error}`);
   return r;
 }
-const median = (xs) => xs.sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
 console.log(`median of ${ROUNDS} loads (ms)            cold init  cold ready  warm init  warm ready`);
 for (const [label, dir] of APPS) {

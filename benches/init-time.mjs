@@ -43,6 +43,7 @@ import { join, normalize, extname, dirname, relative } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { CHROMIUM_FLAGS } from "../tests/browser/flags.mjs";
 import { ENTRIES, baseEntries } from "./package-entries.mjs";
+import { median } from "./bench-core.mjs";
 
 const here = fileURLToPath(import.meta.url);
 const root = join(dirname(here), "..");
@@ -50,7 +51,6 @@ const WASM = "renderer_steering_bg.wasm";
 const FLOOR_DIR = join(root, "target", "floor-pkg");
 const FLOOR_WASM = join(FLOOR_DIR, "size_floor_bg.wasm");
 const TYPES = { ".js": "text/javascript", ".mjs": "text/javascript", ".wasm": "application/wasm", ".html": "text/html" };
-const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 /** Headers that make a page cross-origin isolated (every file here is same-origin). */
 const ISOLATED = { "cross-origin-opener-policy": "same-origin", "cross-origin-embedder-policy": "require-corp" };
 /** What is timed beside the floor: this build's entries and the base's default entry. */
