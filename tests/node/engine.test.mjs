@@ -10,8 +10,9 @@ import { shippedModules } from "./pack.mjs";
 
 let api;
 let engineOf;
+let LIMITS;
 before(async () => {
-  [api, { engineOf }] = await shippedModules("node.js", "api/codexhost.js");
+  [api, { engineOf }, { LIMITS }] = await shippedModules("node.js", "api/codexhost.js", "driver/limits.js");
   await api.init();
 });
 
@@ -84,7 +85,6 @@ test("liveState() counts what a steer holds while it is out, and is 0 once it se
 });
 
 test("a thread id at the id limit reaches the host even when every character needs escaping in JSON; one more is refused", async () => {
-  const { LIMITS } = (await shippedModules("driver/limits.js"))[0];
   const params = [];
   const steering = new api.CodexhostSteering({ request: (method, p) => (params.push(p.threadId), host().request(method, p)) });
   const longest = "\u0001".repeat(LIMITS.idUnits);

@@ -37,7 +37,7 @@ for (const [specifier, classes] of Object.entries(ENTRIES)) {
 }
 
 test("each entry's wasm holds only its dialect: smaller than the default entry's", () => {
-  const root = join(pkg.dir, "node_modules", "renderer-steering", "pkg");
+  const root = pkg.shipped;
   const full = statSync(join(root, "renderer_steering_bg.wasm")).size;
   for (const name of ["codexhost", "acp", "desktop"]) {
     const size = statSync(join(root, "entries", name, "renderer_steering_bg.wasm")).size;

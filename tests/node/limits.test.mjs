@@ -9,7 +9,7 @@ import { wasmLimits } from "../../scripts/write-limits.mjs";
 
 let root;
 before(() => {
-  root = join(packAndInstall().dir, "node_modules", "renderer-steering", "pkg");
+  root = packAndInstall().shipped;
 });
 
 for (const dir of ["", "entries/codexhost", "entries/acp", "entries/desktop"]) {

@@ -12,7 +12,7 @@ import { packAndInstall } from "./pack.mjs";
 
 let root;
 before(() => {
-  root = join(packAndInstall().dir, "node_modules", "renderer-steering", "pkg");
+  root = packAndInstall().shipped;
 });
 
 /** An entry's module (`dir` under pkg/, "" for the default entry). */

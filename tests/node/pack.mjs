@@ -57,13 +57,14 @@ export function packAndInstall() {
   // Resolve through the package's own `exports`, from inside the consumer project.
   writeFileSync(join(dir, "use.mjs"), 'export * from "renderer-steering";\n');
   const manifest = JSON.parse(readFileSync(join(dir, "node_modules", "renderer-steering", "package.json"), "utf8"));
-  return { dir, tarball, files: info.files.map((f) => f.path), manifest, entry: pathToFileURL(join(dir, "use.mjs")).href };
+  const shipped = join(dir, "node_modules", "renderer-steering", "pkg");
+  return { dir, shipped, tarball, files: info.files.map((f) => f.path), manifest, entry: pathToFileURL(join(dir, "use.mjs")).href };
 }
 
 /** Modules of the installed package, by their path under its `pkg/` (one pack for all of them). */
 export function shippedModules(...paths) {
-  const pkg = join(packAndInstall().dir, "node_modules", "renderer-steering", "pkg");
-  return Promise.all(paths.map((path) => import(pathToFileURL(join(pkg, path)).href)));
+  const { shipped } = packAndInstall();
+  return Promise.all(paths.map((path) => import(pathToFileURL(join(shipped, path)).href)));
 }
 
 /** A scripted codexhost host: answers by method; records every call. */

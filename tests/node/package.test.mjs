@@ -22,7 +22,7 @@ test("the tarball holds exactly the entries, the driver, the glue, the wasm, the
 });
 
 test("the wasm imports none of the package's JavaScript: only the glue's own functions", async () => {
-  const bytes = readFileSync(join(pkg.dir, "node_modules", "renderer-steering", "pkg", "renderer_steering_bg.wasm"));
+  const bytes = readFileSync(join(pkg.shipped, "renderer_steering_bg.wasm"));
   const modules = new Set(WebAssembly.Module.imports(new WebAssembly.Module(bytes)).map((i) => i.module));
   assert.deepEqual([...modules], ["./renderer_steering_bg.js"]);
   assert.ok(!pkg.files.some((f) => f.includes("snippets")), "no pkg/snippets/");
@@ -96,7 +96,7 @@ test("a rejection is a SteeringError instance with the draft handed back", async
 });
 
 test("another copy's error is a SteeringError with every kind the engine fails with, and no other", async () => {
-  const { errorKinds } = await wasmLimits(join(pkg.dir, "node_modules", "renderer-steering", "pkg"));
+  const { errorKinds } = await wasmLimits(pkg.shipped);
   const lookAlike = (kind) => Object.assign(new Error("x"), { name: "SteeringError", kind });
   for (const kind of errorKinds) assert.equal(api.isSteeringError(lookAlike(kind), kind), true, kind);
   assert.equal(api.isSteeringError(lookAlike(`${errorKinds[0]}s`)), false);
@@ -111,7 +111,7 @@ test("a SteeringError made by the app is one, named by an own hidden field; an E
 });
 
 test("an engine's error report hands back the caller's draft by identity, else the report's own", async () => {
-  const errors = await import(pathToFileURL(join(pkg.dir, "node_modules", "renderer-steering", "pkg", "driver", "steering-error.js")).href);
+  const errors = await import(pathToFileURL(join(pkg.shipped, "driver", "steering-error.js")).href);
   assert.equal(errors.SteeringError, api.SteeringError, "the one class every entry shares");
   const report = { message: "m", kind: "host", code: 1, draft: ["from the report"] };
   assert.deepEqual(errors.steeringError(report).draft, ["from the report"]);
@@ -122,15 +122,15 @@ test("an engine's error report hands back the caller's draft by identity, else t
 test("the entry exports the API and nothing internal", () => {
   const names = Object.keys(api).sort();
   assert.deepEqual(names, ["AcpSteering", "CodexhostSteering", "DesktopSteering", "SteeringError", "init", "installDesktopSteering", "isSteeringError", "version"]);
-  const dts = readFileSync(join(pkg.dir, "node_modules", "renderer-steering", "pkg", "renderer_steering.d.ts"), "utf8");
+  const dts = readFileSync(join(pkg.shipped, "renderer_steering.d.ts"), "utf8");
   const glueExports = [...dts.matchAll(/^export (?:class|function) (\w+)/gm)].map((m) => m[1]).sort();
   assert.deepEqual(glueExports, ["start", "step", "version"], "the wasm is called one way (and `start` runs once at init)");
-  const index = readFileSync(join(pkg.dir, "node_modules", "renderer-steering", "pkg", "index.d.ts"), "utf8");
+  const index = readFileSync(join(pkg.shipped, "index.d.ts"), "utf8");
   for (const name of names) assert.match(index, new RegExp(`export (?:class|function) ${name}\\b`), `${name} is declared in index.d.ts`);
 });
 
 test("the .d.ts types the API precisely", () => {
-  const index = readFileSync(join(pkg.dir, "node_modules", "renderer-steering", "pkg", "index.d.ts"), "utf8");
+  const index = readFileSync(join(pkg.shipped, "index.d.ts"), "utf8");
   assert.match(index, /steer\(args: SteerArgs, hooks\?: PresentationHooks \| null\): Promise<SteerResult>;/);
   assert.match(index, /decide\(args: DecideArgs\): Promise<Decision>;/);
   assert.match(index, /promptSent\(sessionId: string\): PromptToken;/);
@@ -138,14 +138,14 @@ test("the .d.ts types the API precisely", () => {
 });
 
 test("the shipped wasm is the size-first build: no source path of any crate in its data (-Zlocation-detail=none)", () => {
-  const wasm = readFileSync(join(pkg.dir, "node_modules", "renderer-steering", "pkg", "renderer_steering_bg.wasm")).toString("latin1");
+  const wasm = readFileSync(join(pkg.shipped, "renderer_steering_bg.wasm")).toString("latin1");
   // A build with locations (rustup's prebuilt std, or without the flag) carries dozens: src/bridge/*.rs, serde_json's, core's.
   const paths = wasm.match(/[\w.-]+\/[\w./-]*\.rs\b/g) ?? [];
   assert.deepEqual(paths, []);
 });
 
 test("the shipped wasm's heap is talc, not std's dlmalloc (src/shell/mod.rs)", () => {
-  const wasm = readFileSync(join(pkg.dir, "node_modules", "renderer-steering", "pkg", "renderer_steering_bg.wasm")).toString("latin1");
+  const wasm = readFileSync(join(pkg.shipped, "renderer_steering_bg.wasm")).toString("latin1");
   // dlmalloc's own consistency checks, in every build that links it.
   assert.ok(!wasm.includes("psize >= size + min_overhead"), "dlmalloc is linked");
 });

@@ -18,7 +18,7 @@ before(async () => {
   const pkg = packAndInstall();
   api = await import(pkg.entry);
   await api.init();
-  const driver = (file) => pathToFileURL(join(pkg.dir, "node_modules", "renderer-steering", "pkg", "driver", file)).href;
+  const driver = (file) => pathToFileURL(join(pkg.shipped, "driver", file)).href;
   clockUrl = driver("clock.js");
   [clock, randomId] = await Promise.all([import(clockUrl), import(driver("random-id.js"))]);
 });

@@ -18,7 +18,7 @@ let fields;
 before(async () => {
   const pkg = packAndInstall();
   entry = pkg.entry;
-  fields = await import(pathToFileURL(join(pkg.dir, "node_modules", "renderer-steering", "pkg", "driver", "fields.js")).href);
+  fields = await import(pathToFileURL(join(pkg.shipped, "driver", "fields.js")).href);
 });
 
 function run(pollute, body) {

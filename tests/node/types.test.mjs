@@ -156,7 +156,7 @@ for (const setup of TS_SETUPS) {
 // holds no other.
 test("SteeringErrorKind is exactly the kinds the engine fails with", async () => {
   pkg ??= packAndInstall();
-  const { errorKinds } = await wasmLimits(join(pkg.dir, "node_modules", "renderer-steering", "pkg"));
+  const { errorKinds } = await wasmLimits(pkg.shipped);
   assert.ok(errorKinds.length > 10, "the engine lists its kinds");
   const union = errorKinds.map((kind) => JSON.stringify(kind)).join(" | ");
   const check = `
