@@ -1,7 +1,8 @@
 // The app's own prompts, counted by token through the packed package: a late
 // answer of a prompt sent before the session was replaced ends no later
-// prompt, so a queued message never goes out beside a running turn; and
-// what an app's prompt answer tells of a handoff steer (its usage).
+// prompt, so a queued message never goes out beside a running turn; what an
+// app's prompt answer tells of a handoff steer (its usage); and a turn the
+// agent started itself, which only sessionIdle() ends here.
 import { test, before } from "node:test";
 import assert from "node:assert/strict";
 import { packAndInstall } from "./pack.mjs";
@@ -79,4 +80,19 @@ test("the app's prompt answered with a usage of only zeros (top level or in _met
     assert.deepEqual([outcome.kind, outcome.handoff], ["handedOff", handoff], JSON.stringify(answer));
     acp.free();
   }
+});
+
+test("a turn the agent started itself keeps the composer direct until sessionIdle() says it ended", async () => {
+  const sent = [];
+  const request = (method) => (sent.push(method), method === "_session/steering" ? Promise.resolve({ outcome: "startedNewTurn" }) : new Promise(() => {}));
+  const acp = new api.AcpSteering({ request, initialize: { agentCapabilities: { _meta: { steering: { supported: true } } } } });
+  acp.promptSent("s");
+  const started = await acp.send("s", [{ type: "text", text: "use pnpm" }]);
+  assert.equal(started.kind, "startedNewTurn");
+  acp.promptAnswered("s", { stopReason: "end_turn" });
+  assert.equal(acp.inputMode("s").mode, "direct", "the prompt sent before that turn began does not end it");
+  acp.sessionIdle("s");
+  assert.equal(acp.inputMode("s").mode, "idle");
+  assert.deepEqual(sent, ["_session/steering"]);
+  acp.free();
 });

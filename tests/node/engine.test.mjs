@@ -2,8 +2,9 @@
 // a freed engine refuses every step, an answer that comes after it is freed
 // is dropped, each answer is handed back with the thread's stream role as
 // it is then, what the engine reports as changed reaches `onChange`, a
-// submission the engine does not take rejects at once, and an engine the
-// app let go of stays until the last promise it owes settles.
+// submission the engine does not take rejects at once, what a connection
+// lacks is asked again after connectionReplaced(), and an engine the app
+// let go of stays until the last promise it owes settles.
 import { test, before } from "node:test";
 import assert from "node:assert/strict";
 import { shippedModules } from "./pack.mjs";
@@ -93,6 +94,27 @@ test("a thread id at the id limit reaches the host even when every character nee
   const error = await steering.steer(steerArgs(`${longest}\u0001`)).then(() => assert.fail("resolved"), (e) => e);
   assert.equal(error.kind, "invalidInput", error.message);
   assert.deepEqual(params, [longest, longest], "nothing sent");
+  steering.free();
+});
+
+test("a host without inspect is not asked it again on the same connection; connectionReplaced() asks it again on the next steer", async () => {
+  const calls = [];
+  const request = (method, params) => {
+    calls.push(method);
+    if (method === "codexhost/thread/ownership/list") return Promise.resolve({ threads: [{ threadId: params.threadIds[0], owner: "codex" }] });
+    if (method === "turn/steer") return Promise.resolve({ turnId: "turn-1" });
+    return Promise.reject({ code: -32601, message: "Method not found" });
+  };
+  const steering = new api.CodexhostSteering({ request });
+  const rounds = [];
+  for (const replaceFirst of [false, false, true]) {
+    if (replaceFirst) steering.connectionReplaced();
+    calls.length = 0;
+    await steering.steer(steerArgs(`t-${rounds.length}`));
+    rounds.push(calls.join(" "));
+  }
+  const probes = "codexhost/thread/ownership/list turn/steer";
+  assert.deepEqual(rounds, [`codexhost/thread/steering/inspect ${probes}`, probes, `codexhost/thread/steering/inspect ${probes}`]);
   steering.free();
 });
 
