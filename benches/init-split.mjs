@@ -12,9 +12,10 @@
 // constant), so what the first call compiles shows in the first steer.
 // Every sample is a fresh browser context (its own renderer process, no
 // compiled code to reuse); each figure is the median over samples of that
-// sample's own phase or total. The pages import before the clock, and
-// each one steers once after init(), so what init() defers to the first
-// steer shows too.
+// sample's own phase or total. The pages import at load and start the clock
+// once the renderer has settled (benches/fresh-context.mjs), and each one
+// steers once after init(), so what init() defers to the first steer shows
+// too.
 import { createServer } from "node:http";
 import { readFile, writeFile, cp, rm, mkdir } from "node:fs/promises";
 import { execFileSync } from "node:child_process";
@@ -25,6 +26,7 @@ import { chromium } from "playwright-core";
 import { CHROMIUM_FLAGS } from "../tests/browser/flags.mjs";
 import { entry } from "./package-entries.mjs";
 import { median } from "./bench-core.mjs";
+import { ISOLATED, settledPage, sample } from "./fresh-context.mjs";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const out = join(root, "target", "init-split");
@@ -94,6 +96,11 @@ const variants = (name) => [
     "await api.init();"],
   ["uncompressed embed (base64 of the .wasm) -> instantiateStreaming", `import * as api from "${u(name, "browser.js")}"; import raw from "${u(name, "wasm-raw.js")}";`,
     `await api.init(new Response(Uint8Array.fromBase64(raw), { headers: { "content-type": "application/wasm" } }));`],
+  ["the gzip'd embed fed to the inflate in 16 KB slices -> instantiateStreaming",
+    `import * as api from "${u(name, "browser.js")}"; import gzb64 from "${u(name, "wasm-inline.js")}";`,
+    `const gz = Uint8Array.fromBase64(gzb64); let at = 0;
+    const slices = new ReadableStream({ pull(c) { if (at >= gz.length) c.close(); else c.enqueue(gz.subarray(at, (at += 16384))); } }, { highWaterMark: 0 });
+    await api.init(new Response(slices.pipeThrough(new DecompressionStream("gzip")), { headers: { "content-type": "application/wasm" } }));`],
   ["/url: init() with its fetch", `import * as api from "${u(name, "url.js")}";`, "await api.init();"],
   ["/url: a fetched Response (headers in) to init()", `import * as api from "${u(name, "url.js")}"; const res = await fetch("${u(name, WASM)}");`,
     "await api.init(res);"],
@@ -101,8 +108,8 @@ const variants = (name) => [
     "await api.init(bytes);"],
 ];
 // The parts on their own, on the entry's own bytes.
-const parts = (name) => `import gzb64 from "${u(name, "wasm-inline.js")}"; import rawb64 from "${u(name, "wasm-raw.js")}";
-    const gzText = await (await fetch("${u(name, "wasm-inline.js")}")).text(); const rawText = await (await fetch("${u(name, "wasm-raw.js")}")).text();
+const parts = (name) => [`import gzb64 from "${u(name, "wasm-inline.js")}"; import rawb64 from "${u(name, "wasm-raw.js")}";
+    const gzText = await (await fetch("${u(name, "wasm-inline.js")}")).text(); const rawText = await (await fetch("${u(name, "wasm-raw.js")}")).text();`, `
     const t = async (k, f) => { const a = performance.now(); await f(); M[k] = performance.now() - a; };
     const loop = (b64) => { const s = atob(b64); const b = new Uint8Array(s.length); for (let i = 0; i < s.length; i++) b[i] = s.charCodeAt(i); return b; };
     M.fromBase64 = typeof Uint8Array.fromBase64 === "function" ? 1 : 0;
@@ -115,7 +122,7 @@ const parts = (name) => `import gzb64 from "${u(name, "wasm-inline.js")}"; impor
     await t("inflate, from a Blob", () => inflate(new Blob([gz]).stream()));
     await t("inflate, from a Response body", () => inflate(new Response(gz).body));
     await t("parse the gzip'd embed's module text", () => new Function(gzText.replace("export default", "return"))());
-    await t("parse the uncompressed embed's module text", () => new Function(rawText.replace("export default", "return"))());`;
+    await t("parse the uncompressed embed's module text", () => new Function(rawText.replace("export default", "return"))());`];
 const COMPILES = [
   ["WebAssembly.compile(bytes)", "await WebAssembly.compile(raw);"],
   ["WebAssembly.compileStreaming(Response)", `await WebAssembly.compileStreaming(new Response(raw, { headers: { "content-type": "application/wasm" } }));`],
@@ -130,47 +137,31 @@ const FLAGS = [
 
 // The marks' recorder is a classic script before the module: a module's
 // imports evaluate before its own code, and the marks fire inside them.
-// Import declarations and set-up sit at the module's top level.
-const html = (imports, timed, after) => `<!doctype html>
-<script>const M = {}; let T0 = 0; globalThis.__m = (k) => { M[k] = performance.now() - T0; };
-addEventListener("error", (e) => { window.__err = String(e.message); }); addEventListener("unhandledrejection", (e) => { window.__err = String(e.reason && e.reason.stack || e.reason); });</script>
-<script type="module">${imports}
-T0 = performance.now(); ${timed} M.total = performance.now() - T0; ${after}
-window.__r = M;
-</script>`;
+// Import declarations and set-up sit at the module's top level, at load; the
+// timed part runs once the renderer has settled (benches/fresh-context.mjs).
+const html = (imports, timed, after) => settledPage({
+  head: "const M = {}; let T0 = 0; globalThis.__m = (k) => { M[k] = performance.now() - T0; };",
+  setup: imports,
+  body: `T0 = performance.now(); ${timed} M.total = performance.now() - T0; ${after}
+    return M;`,
+});
 const pages = new Map();
 const server = createServer(async (req, res) => {
   const path = decodeURIComponent(new URL(req.url, "http://x").pathname);
-  if (pages.has(path)) return res.writeHead(200, { "content-type": "text/html", "cache-control": "no-store" }).end(pages.get(path));
+  if (pages.has(path)) return res.writeHead(200, { "content-type": "text/html", "cache-control": "no-store", ...ISOLATED }).end(pages.get(path));
   const file = normalize(join(root, path));
   const data = file.startsWith(root) ? await readFile(file).catch(() => null) : null;
   if (!data) return res.writeHead(404).end();
-  res.writeHead(200, { "content-type": TYPES[extname(file)] ?? "application/octet-stream", "cache-control": "no-store" }).end(data);
+  res.writeHead(200, { "content-type": TYPES[extname(file)] ?? "application/octet-stream", "cache-control": "no-store", ...ISOLATED }).end(data);
 });
 
 /** Median per mark over SAMPLES fresh contexts of each page, the pages interleaved. */
-async function sample(list, flags = []) {
+async function sampleAll(list, flags = []) {
   const browser = await chromium.launch({ executablePath: "/usr/bin/chromium", args: [...CHROMIUM_FLAGS, ...flags] });
   const runs = list.map(() => []);
   try {
     for (let i = 0; i < SAMPLES; i++) {
-      for (const [k, path] of list.entries()) {
-        const context = await browser.newContext();
-        try {
-          const p = await context.newPage();
-          const errors = [];
-          p.on("pageerror", (e) => errors.push(String(e)));
-          await p.goto(`http://127.0.0.1:${server.address().port}${path}`);
-          await p.waitForFunction(() => window.__r || window.__err, null, { timeout: 60_000 }).catch((e) => {
-            throw new Error(`${path}: ${errors.join("; ") || e.message}`);
-          });
-          const r = await p.evaluate(() => ({ r: window.__r, err: window.__err }));
-          if (r.err) throw new Error(`${path}: ${r.err}`);
-          runs[k].push(r.r);
-        } finally {
-          await context.close();
-        }
-      }
+      for (const [k, path] of list.entries()) runs[k].push(await sample(browser, `http://127.0.0.1:${server.address().port}${path}`));
     }
   } finally {
     await browser.close();
@@ -185,12 +176,12 @@ const add = (path, imports, timed, after = "") => (pages.set(path, html(imports,
 const list = [];
 for (const name of names) {
   variants(name).forEach(([, imports, timed], i) => list.push(add(`/${name}/v${i}`, imports, timed, STEER)));
-  list.push(add(`/${name}/parts`, parts(name), ""));
+  list.push(add(`/${name}/parts`, ...parts(name)));
   COMPILES.forEach(([, code], i) => list.push(add(`/${name}/c${i}`, `import rawb64 from "${u(name, "wasm-raw.js")}"; const raw = Uint8Array.fromBase64(rawb64);`, code)));
 }
 list.push(add("/floor", `import init from "/target/floor-pkg/size_floor.js"; const bytes = new Uint8Array(await (await fetch("/target/floor-pkg/size_floor_bg.wasm")).arrayBuffer());`,
   "await init({ module_or_path: bytes });"));
-const got = await sample(list);
+const got = await sampleAll(list);
 const of = (path) => got[list.indexOf(path)];
 const floor = of("/floor")("total");
 
@@ -234,7 +225,7 @@ lines.push(table(["part, alone (ms)", ...names], [
 const flagged = [];
 for (const [label, flags] of FLAGS) {
   const paths = names.map((n) => `/${n}/v0`);
-  flagged.push([label, await sample(paths, flags)]);
+  flagged.push([label, await sampleAll(paths, flags)]);
 }
 lines.push("");
 lines.push(table(["V8 flags: as shipped, ms", ...names.flatMap((n) => [`${n} init`, "steer"])],

@@ -21,7 +21,8 @@
 //      floor: `await init({ module_or_path: bytes })` of the floor's glue.
 //  - Chromium: a fresh browser context (own renderer process, empty caches)
 //    and page per sample; files from a local HTTP server. Outside the timing:
-//    the module imports and, for the `bytes` rows, fetching the .wasm.
+//    the module imports and, for the `bytes` rows, fetching the .wasm, at
+//    load; then the renderer is left to settle (benches/fresh-context.mjs).
 //    Timed: from just before the call to its resolution:
 //      entry, init():      `await init()` of the entry's browser.js (what a
 //                          user imports): base64 decode of the embedded
@@ -44,6 +45,7 @@ import { fileURLToPath, pathToFileURL } from "node:url";
 import { CHROMIUM_FLAGS } from "../tests/browser/flags.mjs";
 import { ENTRIES, baseEntries } from "./package-entries.mjs";
 import { median } from "./bench-core.mjs";
+import { ISOLATED, settledPage, sample } from "./fresh-context.mjs";
 
 const here = fileURLToPath(import.meta.url);
 const root = join(dirname(here), "..");
@@ -51,8 +53,6 @@ const WASM = "renderer_steering_bg.wasm";
 const FLOOR_DIR = join(root, "target", "floor-pkg");
 const FLOOR_WASM = join(FLOOR_DIR, "size_floor_bg.wasm");
 const TYPES = { ".js": "text/javascript", ".mjs": "text/javascript", ".wasm": "application/wasm", ".html": "text/html" };
-/** Headers that make a page cross-origin isolated (every file here is same-origin). */
-const ISOLATED = { "cross-origin-opener-policy": "same-origin", "cross-origin-embedder-policy": "require-corp" };
 /** What is timed beside the floor: this build's entries and the base's default entry. */
 const MEASURED = [...ENTRIES, ...baseEntries(["default"])];
 
@@ -91,27 +91,23 @@ function inNode(samples) {
   return ms;
 }
 
-// Pages for Chromium: the imports (and the fetch of the bytes) happen before the clock starts.
+// Pages for Chromium: the imports (and the fetch of the bytes) happen at load, before the clock.
 const url = (dir, file) => `/${relative(root, join(dir, file)).split("\\").join("/")}`;
+const ISOLATION = `if (!crossOriginIsolated) throw new Error("the page is not cross-origin isolated");`;
 const PAGES = {
   ...Object.fromEntries(MEASURED.flatMap(({ name, dir }) => [
-    [`${name}-init`, [`import * as api from "${url(dir, "browser.js")}";`, `
+    [`${name}-init`, [`import * as api from "${url(dir, "browser.js")}"; ${ISOLATION}`, `
     const t0 = performance.now(); await api.init(); return performance.now() - t0;`]],
-    [`${name}-bytes`, [`import * as api from "${url(dir, "browser.js")}";`, `
-    const bytes = new Uint8Array(await (await fetch("${url(dir, WASM)}")).arrayBuffer());
+    [`${name}-bytes`, [`import * as api from "${url(dir, "browser.js")}"; ${ISOLATION}
+    const bytes = new Uint8Array(await (await fetch("${url(dir, WASM)}")).arrayBuffer());`, `
     const t0 = performance.now(); await api.init(bytes); return performance.now() - t0;`]],
   ])),
-  floor: [`import init, { round_trip } from "/target/floor-pkg/size_floor.js";`, `
-    const bytes = new Uint8Array(await (await fetch("/target/floor-pkg/size_floor_bg.wasm")).arrayBuffer());
+  floor: [`import init, { round_trip } from "/target/floor-pkg/size_floor.js"; ${ISOLATION}
+    const bytes = new Uint8Array(await (await fetch("/target/floor-pkg/size_floor_bg.wasm")).arrayBuffer());`, `
     const t0 = performance.now(); await init({ module_or_path: bytes }); const ms = performance.now() - t0;
     if (round_trip({ a: [1] }).a[0] !== 1) throw new Error("floor: round_trip failed");
     return ms;`],
 };
-const page = ([imports, body]) => `<!doctype html><script type="module">${imports}
-try { if (!crossOriginIsolated) throw new Error("the page is not cross-origin isolated");
-window.__ms = await (async () => {${body}
-})(); } catch (e) { window.__err = String((e && e.stack) || e); }
-</script>`;
 
 async function inChromium(samples) {
   const { chromium } = await import("playwright-core");
@@ -120,7 +116,8 @@ async function inChromium(samples) {
     if (path.startsWith("/__init/")) {
       const body = PAGES[path.slice("/__init/".length)];
       if (!body) return res.writeHead(404).end();
-      return res.writeHead(200, { "content-type": "text/html", "cache-control": "no-store", ...ISOLATED }).end(page(body));
+      const [setup, timed] = body;
+      return res.writeHead(200, { "content-type": "text/html", "cache-control": "no-store", ...ISOLATED }).end(settledPage({ setup, body: timed }));
     }
     const file = normalize(join(root, path));
     const body = file.startsWith(root) ? await readFile(file).catch(() => null) : null;
@@ -133,20 +130,7 @@ async function inChromium(samples) {
   const ms = Object.fromEntries(Object.keys(PAGES).map((k) => [k, []]));
   try {
     for (let i = 0; i < samples; i++) {
-      for (const kind of Object.keys(PAGES)) {
-        // A new context per sample: its own renderer process, HTTP cache and wasm code cache.
-        const context = await browser.newContext();
-        try {
-          const p = await context.newPage();
-          await p.goto(base + kind);
-          await p.waitForFunction(() => window.__ms !== undefined || window.__err !== undefined, null, { timeout: 60_000 });
-          const r = await p.evaluate(() => ({ ms: window.__ms, err: window.__err }));
-          if (r.err) throw new Error(`chromium ${kind}: ${r.err}`);
-          ms[kind].push(r.ms);
-        } finally {
-          await context.close();
-        }
-      }
+      for (const kind of Object.keys(PAGES)) ms[kind].push(await sample(browser, base + kind));
     }
   } finally {
     await browser.close();
@@ -199,7 +183,8 @@ export function formatInitTimes({ samples, floorBytes, entries, rows }) {
     `init() time per entry vs the dependency floor (benches/size-floor); wasm: ${entries.map((e) => `${e.label} ${e.bytes} B`).join(", ")}, floor ${floorBytes} B`,
     `(median of ${samples} samples, each in a fresh Node process / fresh Chromium context; x floor: the median over the rounds of`,
     ` the entry's sample / the floor's sample of the same round; timed from the init call to its`,
-    ` resolution, after the imports and the .wasm read/fetch; init() (embedded) includes decoding and inflating the embedded wasm;`,
+    ` resolution, after the imports and the .wasm read/fetch and, in Chromium, once the new renderer has settled after the load;`,
+    ` init() (embedded) includes decoding and inflating the embedded wasm;`,
     ` "fetch preloaded": Node's lazily loaded fetch globals, which the glue's loader touches, loaded before the clock)\n`,
     fmt(header),
     ...lines.map(fmt),
