@@ -96,6 +96,10 @@ const variants = (name) => [
     "await api.init();"],
   ["uncompressed embed (base64 of the .wasm) -> instantiateStreaming", `import * as api from "${u(name, "browser.js")}"; import raw from "${u(name, "wasm-raw.js")}";`,
     `await api.init(new Response(Uint8Array.fromBase64(raw), { headers: { "content-type": "application/wasm" } }));`],
+  ["the same pipes, outside the split's marks",
+    `import * as api from "${u(name, "browser.js")}"; import gzb64 from "${u(name, "wasm-inline.js")}";`,
+    `const gz = Uint8Array.fromBase64(gzb64);
+    await api.init(new Response(new Response(gz).body.pipeThrough(new DecompressionStream("gzip")), { headers: { "content-type": "application/wasm" } }));`],
   ["the gzip'd embed fed to the inflate in 16 KB slices -> instantiateStreaming",
     `import * as api from "${u(name, "browser.js")}"; import gzb64 from "${u(name, "wasm-inline.js")}";`,
     `const gz = Uint8Array.fromBase64(gzb64); let at = 0;

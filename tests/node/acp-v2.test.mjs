@@ -124,3 +124,17 @@ test("v1: a steer accepted resolves once the turn ends other than cancelled", as
   assert.deepEqual([outcome.kind, outcome.delivered], ["injected", "turnEnded"]);
   acp.free();
 });
+
+test("v2: the stopReason of the idle state_update decides an accepted steer: cancelled is outcomeUnknown with its draft, end_turn delivers it at the turn's end", async () => {
+  for (const [stopReason, settles] of [["cancelled", "rejected"], ["end_turn", "turnEnded"]]) {
+    const a = agent(() => Promise.resolve({ outcome: "injected" }));
+    const acp = new api.AcpSteering({ request: a.request, initialize: V2 });
+    acp.update("s", state("running"));
+    const draft = words("use pnpm");
+    const sending = acp.send("s", draft).then((o) => o.delivered, (e) => (assert.equal(e.kind, "outcomeUnknown", e.message), assert.equal(e.draft, draft), "rejected"));
+    await tick();
+    acp.update("s", state("idle", stopReason));
+    assert.equal(await sending, settles, stopReason);
+    acp.free();
+  }
+});

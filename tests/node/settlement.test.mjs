@@ -204,8 +204,13 @@ test("a send made while the initialize promise is out waits for it, then steers 
   acp.free();
 });
 
-test("a send waiting for an initialize that fails (or never answers within requestMs) gets its draft back, unsent", async () => {
-  for (const initialize of [Promise.reject(new Error("agent crashed")), new Promise(() => {})]) {
+test("a send waiting for an initialize that fails (an Error, or a JSON-RPC error whose data is an object) or never answers within requestMs gets its draft back, unsent", async () => {
+  const failures = [
+    () => Promise.reject(new Error("agent crashed")),
+    () => Promise.reject({ code: -32603, message: "Internal error", data: { agentCapabilities: {} } }),
+    () => new Promise(() => {}),
+  ];
+  for (const initialize of failures.map((f) => f())) {
     const sent = [];
     const acp = new api.AcpSteering({ request: (method) => (sent.push(method), new Promise(() => {})), initialize, timeouts: { requestMs: 30 } });
     const content = [{ type: "text", text: "keep me" }];
