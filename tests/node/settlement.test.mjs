@@ -210,7 +210,8 @@ test("a send waiting for an initialize that fails (an Error, or a JSON-RPC error
     () => Promise.reject({ code: -32603, message: "Internal error", data: { agentCapabilities: {} } }),
     () => new Promise(() => {}),
   ];
-  for (const initialize of failures.map((f) => f())) {
+  for (const failure of failures) {
+    const initialize = failure();
     const sent = [];
     const acp = new api.AcpSteering({ request: (method) => (sent.push(method), new Promise(() => {})), initialize, timeouts: { requestMs: 30 } });
     const content = [{ type: "text", text: "keep me" }];
