@@ -40,10 +40,10 @@ const WASM = "renderer_steering_bg.wasm";
 const m = (k) => `globalThis.__m?.(${JSON.stringify(k)});`;
 const MARKS = {
   "browser.js": [[
-    'const wasm = new Response(decode(wasmGzipBase64)).body.pipeThrough(new DecompressionStream("gzip"));',
+    'const wasm = slices(decode(wasmGzipBase64)).pipeThrough(new DecompressionStream("gzip"));',
     `const gz = decode(wasmGzipBase64); ${m("decoded")}
   let first = true;
-  const wasm = new Response(gz).body.pipeThrough(new DecompressionStream("gzip")).pipeThrough(new TransformStream({
+  const wasm = slices(gz).pipeThrough(new DecompressionStream("gzip")).pipeThrough(new TransformStream({
     transform(chunk, c) { if (first) { first = false; ${m("first chunk")} } c.enqueue(chunk); },
     flush() { ${m("last chunk")} },
   }));`,
@@ -92,19 +92,19 @@ const STEER = `
     M.steerAfter = performance.now() - a;`;
 /** The pages of entry `name`: [label, imports, timed body]. */
 const variants = (name) => [
-  ["as shipped: a Response body -> DecompressionStream -> instantiateStreaming", `import * as api from "${u(name, "browser.js")}";`,
+  ["as shipped: 64 KB slices -> DecompressionStream -> instantiateStreaming", `import * as api from "${u(name, "browser.js")}";`,
     "await api.init();"],
   ["uncompressed embed (base64 of the .wasm) -> instantiateStreaming", `import * as api from "${u(name, "browser.js")}"; import raw from "${u(name, "wasm-raw.js")}";`,
     `await api.init(new Response(Uint8Array.fromBase64(raw), { headers: { "content-type": "application/wasm" } }));`],
-  ["the same pipes, outside the split's marks",
+  ...[65536, 16384].map((size) => [`the same pipes, outside the split's marks, ${size / 1024} KB slices`,
+    `import * as api from "${u(name, "browser.js")}"; import gzb64 from "${u(name, "wasm-inline.js")}";`,
+    `const gz = Uint8Array.fromBase64(gzb64); let at = 0;
+    const slices = new ReadableStream({ pull(c) { if (at >= gz.length) c.close(); else c.enqueue(gz.subarray(at, (at += ${size}))); } }, { highWaterMark: 0 });
+    await api.init(new Response(slices.pipeThrough(new DecompressionStream("gzip")), { headers: { "content-type": "application/wasm" } }));`]),
+  ["the same, the gzip'd embed as one chunk (a Response body)",
     `import * as api from "${u(name, "browser.js")}"; import gzb64 from "${u(name, "wasm-inline.js")}";`,
     `const gz = Uint8Array.fromBase64(gzb64);
     await api.init(new Response(new Response(gz).body.pipeThrough(new DecompressionStream("gzip")), { headers: { "content-type": "application/wasm" } }));`],
-  ["the gzip'd embed fed to the inflate in 16 KB slices -> instantiateStreaming",
-    `import * as api from "${u(name, "browser.js")}"; import gzb64 from "${u(name, "wasm-inline.js")}";`,
-    `const gz = Uint8Array.fromBase64(gzb64); let at = 0;
-    const slices = new ReadableStream({ pull(c) { if (at >= gz.length) c.close(); else c.enqueue(gz.subarray(at, (at += 16384))); } }, { highWaterMark: 0 });
-    await api.init(new Response(slices.pipeThrough(new DecompressionStream("gzip")), { headers: { "content-type": "application/wasm" } }));`],
   ["/url: init() with its fetch", `import * as api from "${u(name, "url.js")}";`, "await api.init();"],
   ["/url: a fetched Response (headers in) to init()", `import * as api from "${u(name, "url.js")}"; const res = await fetch("${u(name, WASM)}");`,
     "await api.init(res);"],
