@@ -82,10 +82,27 @@ test("the embedded entry needs DecompressionStream, uses Uint8Array.fromBase64 w
   assert.equal(typeof version(), "string");
 });
 
-test("the embedded entry decodes the base64 itself where the runtime lacks Uint8Array.fromBase64", async () => {
+test("the embedded entry decodes the base64 itself where the runtime lacks Uint8Array.fromBase64, and feeds the inflate all of its gzip'd wasm in slices of at most 64 KB, so the streaming compile can start before the inflate ends", async () => {
   const { init, version } = await entry("", "browser.js");
-  assert.equal(Object.hasOwn(Uint8Array, "fromBase64"), false, "this Node has no fromBase64 (else this case is moot)");
-  await init();
+  const { default: embedded } = await entry("", "wasm-inline.js");
+  assert.equal(Object.hasOwn(Uint8Array, "fromBase64"), false, "this Node has no fromBase64 (else the decode is not this entry's own)");
+  const Inflate = globalThis.DecompressionStream;
+  const fed = [];
+  // A stand-in that counts what is written to the real inflate.
+  globalThis.DecompressionStream = function (format) {
+    const inflate = new Inflate(format);
+    const counted = new TransformStream({ transform: (chunk, c) => (fed.push(chunk.byteLength), c.enqueue(chunk)) });
+    counted.readable.pipeTo(inflate.writable);
+    return { writable: counted.writable, readable: inflate.readable };
+  };
+  try {
+    await init();
+  } finally {
+    globalThis.DecompressionStream = Inflate;
+  }
+  assert.ok(fed.length > 1, `more than one slice (got ${fed.length})`);
+  assert.ok(fed.every((n) => n > 0 && n <= 65536), `each slice at most 64 KB: ${fed}`);
+  assert.equal(fed.reduce((a, n) => a + n, 0), Buffer.from(embedded, "base64").length, "every byte of the gzip'd wasm");
   assert.equal(typeof version(), "string");
 });
 
