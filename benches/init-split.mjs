@@ -19,7 +19,7 @@
 import { createServer } from "node:http";
 import { readFile, writeFile, cp, rm, mkdir } from "node:fs/promises";
 import { execFileSync } from "node:child_process";
-import { gzipSync } from "node:zlib";
+import { deflateRawSync, gzipSync } from "node:zlib";
 import { join, normalize, extname, dirname, relative } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { chromium } from "playwright-core";
@@ -77,6 +77,8 @@ async function instrument(name) {
   const wasm = await readFile(join(dir, WASM));
   const raw = `export default "${wasm.toString("base64")}";\n`;
   await writeFile(join(out, name, "wasm-raw.js"), raw);
+  // The same bytes as raw deflate: gzip's stream without its header and CRC-32.
+  await writeFile(join(out, name, "wasm-deflate-raw.js"), `export default "${deflateRawSync(wasm, { level: 9 }).toString("base64")}";\n`);
   const inline = await readFile(join(dir, "wasm-inline.js"));
   // Over the wire, a server gzips the JavaScript that carries the embed.
   const wire = (b) => gzipSync(b, { level: 9 }).length;
@@ -101,6 +103,11 @@ const variants = (name) => [
     `const gz = Uint8Array.fromBase64(gzb64); let at = 0;
     const slices = new ReadableStream({ pull(c) { if (at >= gz.length) c.close(); else c.enqueue(gz.subarray(at, (at += ${size}))); } }, { highWaterMark: 0 });
     await api.init(new Response(slices.pipeThrough(new DecompressionStream("gzip")), { headers: { "content-type": "application/wasm" } }));`]),
+  ["the same, 64 KB slices of a raw deflate embed (no gzip CRC-32)",
+    `import * as api from "${u(name, "browser.js")}"; import deflated from "${u(name, "wasm-deflate-raw.js")}";`,
+    `const gz = Uint8Array.fromBase64(deflated); let at = 0;
+    const slices = new ReadableStream({ pull(c) { if (at >= gz.length) c.close(); else c.enqueue(gz.subarray(at, (at += 65536))); } }, { highWaterMark: 0 });
+    await api.init(new Response(slices.pipeThrough(new DecompressionStream("deflate-raw")), { headers: { "content-type": "application/wasm" } }));`],
   ["the same, the gzip'd embed as one chunk (a Response body)",
     `import * as api from "${u(name, "browser.js")}"; import gzb64 from "${u(name, "wasm-inline.js")}";`,
     `const gz = Uint8Array.fromBase64(gzb64);
