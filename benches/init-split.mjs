@@ -92,22 +92,21 @@ const STEER = `
     const a = performance.now();
     await s.steer({ threadId: "t1", expectedTurnId: "t", input: [{ type: "text", text: "use pnpm" }], clientUserMessageId: "m1" });
     M.steerAfter = performance.now() - a;`;
+/** A page that feeds the inflate the embed `file` (base64 of `format`) in `size`-byte slices, outside the split's marks. */
+const sliced = (name, label, file, format, size) => [label,
+  `import * as api from "${u(name, "browser.js")}"; import embedded from "${u(name, file)}";`,
+  `const packed = Uint8Array.fromBase64(embedded); let at = 0;
+    const slices = new ReadableStream({ pull(c) { if (at >= packed.length) c.close(); else c.enqueue(packed.subarray(at, (at += ${size}))); } }, { highWaterMark: 0 });
+    await api.init(new Response(slices.pipeThrough(new DecompressionStream("${format}")), { headers: { "content-type": "application/wasm" } }));`];
 /** The pages of entry `name`: [label, imports, timed body]. */
 const variants = (name) => [
   ["as shipped: 64 KB slices -> DecompressionStream -> instantiateStreaming", `import * as api from "${u(name, "browser.js")}";`,
     "await api.init();"],
   ["uncompressed embed (base64 of the .wasm) -> instantiateStreaming", `import * as api from "${u(name, "browser.js")}"; import raw from "${u(name, "wasm-raw.js")}";`,
     `await api.init(new Response(Uint8Array.fromBase64(raw), { headers: { "content-type": "application/wasm" } }));`],
-  ...[65536, 16384].map((size) => [`the same pipes, outside the split's marks, ${size / 1024} KB slices`,
-    `import * as api from "${u(name, "browser.js")}"; import gzb64 from "${u(name, "wasm-inline.js")}";`,
-    `const gz = Uint8Array.fromBase64(gzb64); let at = 0;
-    const slices = new ReadableStream({ pull(c) { if (at >= gz.length) c.close(); else c.enqueue(gz.subarray(at, (at += ${size}))); } }, { highWaterMark: 0 });
-    await api.init(new Response(slices.pipeThrough(new DecompressionStream("gzip")), { headers: { "content-type": "application/wasm" } }));`]),
-  ["the same, 64 KB slices of a raw deflate embed (no gzip CRC-32)",
-    `import * as api from "${u(name, "browser.js")}"; import deflated from "${u(name, "wasm-deflate-raw.js")}";`,
-    `const gz = Uint8Array.fromBase64(deflated); let at = 0;
-    const slices = new ReadableStream({ pull(c) { if (at >= gz.length) c.close(); else c.enqueue(gz.subarray(at, (at += 65536))); } }, { highWaterMark: 0 });
-    await api.init(new Response(slices.pipeThrough(new DecompressionStream("deflate-raw")), { headers: { "content-type": "application/wasm" } }));`],
+  sliced(name, "the same pipes, outside the split's marks, 64 KB slices", "wasm-inline.js", "gzip", 65536),
+  sliced(name, "the same pipes, outside the split's marks, 16 KB slices", "wasm-inline.js", "gzip", 16384),
+  sliced(name, "the same, 64 KB slices of a raw deflate embed (no gzip CRC-32)", "wasm-deflate-raw.js", "deflate-raw", 65536),
   ["the same, the gzip'd embed as one chunk (a Response body)",
     `import * as api from "${u(name, "browser.js")}"; import gzb64 from "${u(name, "wasm-inline.js")}";`,
     `const gz = Uint8Array.fromBase64(gzb64);
