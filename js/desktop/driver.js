@@ -17,6 +17,8 @@ import { Timer } from "../driver/timer.js";
 import { DesktopCore, rejection } from "./core.js";
 import { attempt, define, field, id, method, report } from "./safety.js";
 
+const { apply, defineProperty } = Reflect;
+
 /** A promise and its settle functions. */
 function deferred() {
   let resolve;
@@ -148,8 +150,9 @@ export class Driver {
     const given = this.ops.get(of);
     const [fn, self] = this.target(target, given);
     if (fn === undefined) return this.safely({ op: "called", now: now(), call, missing: true });
-    const values = args === null ? given?.args ?? [] : args.map((b) => this.build(b, given));
-    const made = attempt(fn, self, values);
+    // Arguments that cannot be built (params whose traps throw when copied) fail as the call itself would.
+    const values = () => (args === null ? given?.args ?? [] : args.map((b) => this.build(b, given)));
+    const made = attempt(() => apply(fn, self, values()), undefined, []);
     const record = { op: of, value: made.value, threw: "threw" in made, error: made.threw, done: !awaited || "threw" in made };
     this.calls.set(call, record);
     if (record.threw) this.safely({ op: "called", now: now(), call, error: rejection(made.threw) });
@@ -203,15 +206,7 @@ export class Driver {
       return v === undefined || (nullToo && v === null) ? fallback : v;
     }
     if ("object" in b) return this.fields({}, b.object, given);
-    if ("with" in b) {
-      const base = this.build(b.with[0], given);
-      try {
-        return this.fields({ ...base }, b.with[1], given);
-      } catch (error) {
-        report("could not read the request params", error);
-        return base;
-      }
-    }
+    if ("with" in b) return this.fields({ ...this.build(b.with[0], given) }, b.with[1], given);
     if ("unpause" in b) return (messages) => this.unpause(messages, b.unpause);
     return undefined;
   }
@@ -219,7 +214,9 @@ export class Driver {
   fields(object, entries, given) {
     for (const { key, value, skipAbsent } of entries) {
       const v = this.build(value, given);
-      if (!skipAbsent || (v !== undefined && v !== null)) object[key] = v;
+      if (skipAbsent && (v === undefined || v === null)) continue;
+      // Defined, not assigned: a setter for `key` on Object.prototype can neither drop nor catch it.
+      defineProperty(object, key, { __proto__: null, value: v, writable: true, enumerable: true, configurable: true });
     }
     return object;
   }

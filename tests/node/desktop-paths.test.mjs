@@ -250,3 +250,25 @@ test("a rewritten turn/steer answered without a usable turnId (missing, empty, n
     assert.equal(error.clientUserMessageId, "m-1");
   }
 });
+
+test("activeTurn: steer params that cannot be copied to carry the delivery tag fail the desktop's sendRequest, read as outcomeUnknown with its words; nothing leaves untagged", async () => {
+  const trap = new TypeError("params cannot be listed");
+  class Manager extends RequestManager {
+    steerTurn(threadId, input, restoreMessage, tier, attachments, clientUserMessageId) {
+      const params = new Proxy({ threadId, expectedTurnId: "turn-1", input, clientUserMessageId }, {
+        ownKeys() {
+          throw trap;
+        },
+      });
+      return this.sendRequest("turn/steer", params, { caller: "steerTurn" });
+    }
+  }
+  const manager = new Manager(answers("activeTurn"));
+  const hook = api.installDesktopSteering(manager);
+  const { error } = await settle(callSteer(manager, "t", "use pnpm", { messageId: "m-1" }));
+  assert.equal(error.kind, "outcomeUnknown", "a sendRequest that throws may have written first: never a plain failure");
+  assert.match(error.message, /params cannot be listed/);
+  assert.equal(error.clientUserMessageId, "m-1");
+  assert.deepEqual(manager.sent.map((s) => s.method), ["codexhost/thread/steering/inspect"], "no turn/steer left without its tag");
+  hook.dispose();
+});

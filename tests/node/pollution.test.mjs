@@ -132,6 +132,18 @@ test("desktop hook: Object.prototype.id does not become every newTurn steer's cl
   assert.notEqual(result.ids[0], result.ids[1], "two messages under one id: a deduplicating host drops the second");
 });
 
+test("desktop hook: a setter for codexhostSteerDelivery on Object.prototype does not drop the delivery tag", () => {
+  const result = run(`Object.defineProperty(Object.prototype, "codexhostSteerDelivery", { set() {}, get() { return undefined; }, configurable: true });`, `
+    const manager = new RequestManager({ "codexhost/thread/steering/inspect": { delivery: "activeTurn" }, "turn/steer": { turnId: "turn-1" } });
+    api.installDesktopSteering(manager);
+    const restore = { id: "r-1", context: { collaborationMode: "pair", commentAttachments: [] }, cwd: "/repo" };
+    await manager.steerTurn("t", [{ type: "text", text: "use pnpm" }], restore, "fast", undefined, "m-1");
+    const steer = manager.sent.find((s) => s.method === "turn/steer");
+    console.log(JSON.stringify({ tag: Object.getOwnPropertyDescriptor(steer.params, "codexhostSteerDelivery")?.value, wire: JSON.parse(JSON.stringify(steer.params)).codexhostSteerDelivery }));
+  `);
+  assert.deepEqual(result, { tag: "activeTurn", wire: "activeTurn" }, "the steer went without the tag it was decided with");
+});
+
 // Without pollution a plain read: a Proxy answering from its `get` trap
 // (a mock, a forwarding config object) still works.
 test("hooks and options given as Proxies with only a get trap still work", () => {
