@@ -72,6 +72,14 @@ fn a_definite_refusal_after_the_write_is_a_failure_and_retracted() {
 }
 
 #[test]
+fn a_steering_error_reads_as_its_failure_s_sentence() {
+    let (_, log, op) = steer_then(err(-32600, "expected active turn id turn-1 but found turn-2"));
+    let error = result(&log, op).unwrap_err();
+    assert_eq!(error.to_string(), error.failure.message());
+    assert!(error.to_string().contains("expected active turn id turn-1 but found turn-2"), "{error}");
+}
+
+#[test]
 fn no_answer_after_the_write_is_outcome_unknown_kept_on_screen_and_unconfirmed() {
     let answers = [
         None, // the engine's own bound

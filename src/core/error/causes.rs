@@ -183,7 +183,7 @@ impl fmt::Display for RouteError {
 /// ```
 /// use renderer_steering::core::error::HostError;
 /// let e = HostError::Timeout { method: "thread/read".into(), after_ms: 10 };
-/// assert_eq!((e.kind(), e.method(), e.code()), ("timeout", "thread/read", None));
+/// assert_eq!((e.kind(), e.code()), ("timeout", None));
 /// assert_eq!(e.to_string(), "thread/read got no answer within 10 ms");
 /// ```
 #[derive(Debug, Clone, PartialEq)]
@@ -233,22 +233,6 @@ impl HostError {
             HostError::Malformed { .. } => "malformedAnswer",
             HostError::Timeout { .. } => "timeout",
             HostError::Transport { .. } => "transport",
-        }
-    }
-
-    /// The method of the failed call.
-    ///
-    /// ```
-    /// # use renderer_steering::core::error::HostError;
-    /// let e = HostError::Transport { method: "thread/read".into(), detail: "closed".into() };
-    /// assert_eq!(e.method(), "thread/read");
-    /// ```
-    pub fn method(&self) -> &str {
-        match self {
-            HostError::Rpc { method, .. }
-            | HostError::Malformed { method, .. }
-            | HostError::Timeout { method, .. }
-            | HostError::Transport { method, .. } => method,
         }
     }
 

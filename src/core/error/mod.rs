@@ -174,9 +174,9 @@ impl fmt::Display for Failure {
 }
 
 /// A `Failure` is its group, transparently: `Display` is the group's
-/// sentence, so `source()` is the group's own cause (none), not the group
-/// itself (an error report would print the sentence twice). Match on the
-/// variant to get the group.
+/// sentence, and no group has a cause of its own, so `source()` is none
+/// (the group itself as the source would print the sentence twice in an
+/// error report). Match on the variant to get the group.
 ///
 /// ```
 /// use std::error::Error;
@@ -185,11 +185,7 @@ impl fmt::Display for Failure {
 /// assert_eq!(f.to_string(), "this window does not own the thread's stream");
 /// assert!(f.source().is_none());
 /// ```
-impl std::error::Error for Failure {
-    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
-        self.group().source()
-    }
-}
+impl std::error::Error for Failure {}
 
 macro_rules! from_group {
     ($($group:ident => $variant:ident),* $(,)?) => {$(

@@ -8,15 +8,18 @@ use crate::core::given::Given;
 use crate::core::options::Accepts;
 
 /// A caller's value refused, in the package's words: which option (or
-/// field), what it takes, and what it got.
+/// field), what it takes, and what it got. It reaches the caller as a
+/// [`Failure`] of kind `invalidInput`, with no JSON-RPC code (no host was
+/// asked).
 ///
 /// ```
 /// use renderer_steering::core::error::OptionError;
 /// use renderer_steering::core::given::Given;
 /// use renderer_steering::core::options::Accepts;
+/// use renderer_steering::core::Failure;
 /// let e = OptionError::refused("options.timeouts.decideMs", Accepts::WholeMilliseconds, Given::Number(-1.0));
-/// assert_eq!(e.kind(), "invalidInput");
-/// assert_eq!(e.code(), None);
+/// let failure = Failure::from(e.clone());
+/// assert_eq!((failure.kind(), failure.code()), ("invalidInput", None));
 /// assert_eq!(e.to_string(), "options.timeouts.decideMs must be a whole number of milliseconds from 0 to 2147483647 (got -1)");
 /// ```
 #[derive(Debug, Clone, PartialEq)]
@@ -61,39 +64,6 @@ impl OptionError {
     /// ```
     pub fn refused(option: impl Into<String>, accepts: Accepts, given: Given) -> Self {
         OptionError::Refused { option: option.into(), accepts, given }
-    }
-
-    /// A stable machine-readable name: a caller's value is `invalidInput`.
-    ///
-    /// ```
-    /// # use renderer_steering::core::error::OptionError;
-    /// let e = OptionError::Unreadable { option: "options".into(), reason: "its keys cannot be listed".into() };
-    /// assert_eq!(e.kind(), "invalidInput");
-    /// ```
-    pub fn kind(&self) -> &'static str {
-        "invalidInput"
-    }
-
-    /// The JSON-RPC code: none, no host was asked.
-    ///
-    /// ```
-    /// # use renderer_steering::core::error::OptionError;
-    /// let e = OptionError::Unreadable { option: "options".into(), reason: "x".into() };
-    /// assert_eq!(e.code(), None);
-    /// ```
-    pub fn code(&self) -> Option<i64> {
-        None
-    }
-
-    /// A sentence for a person (the same as `Display`).
-    ///
-    /// ```
-    /// # use renderer_steering::core::error::OptionError;
-    /// let e = OptionError::Unknown { within: "options.timeouts".into(), key: "decideMS".into(), known: &["decideMs", "steerMs", "requestMs"] };
-    /// assert_eq!(e.message(), "options.timeouts.decideMS is not an option: options.timeouts takes decideMs, steerMs and requestMs");
-    /// ```
-    pub fn message(&self) -> String {
-        self.to_string()
     }
 }
 

@@ -104,7 +104,7 @@ impl fmt::Display for SteeringError {
     }
 }
 
-/// Transparent over its [`Failure`] (same sentence, same `source()`), so
+/// Transparent over its [`Failure`] (same sentence, no `source()`), so
 /// `?` into `Box<dyn Error>` keeps the whole story; downcast to read the
 /// draft back.
 ///
@@ -115,11 +115,7 @@ impl fmt::Display for SteeringError {
 /// assert!(e.source().is_none());
 /// assert_eq!(e.downcast_ref::<SteeringError>().unwrap().failure, Failure::busy());
 /// ```
-impl std::error::Error for SteeringError {
-    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
-        std::error::Error::source(&self.failure)
-    }
-}
+impl std::error::Error for SteeringError {}
 
 /// Serializable view of a [`SteeringError`]: the
 /// fields of the JS `SteeringError`.
