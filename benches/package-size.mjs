@@ -15,8 +15,6 @@ import { ENTRIES, baseEntries } from "./package-entries.mjs";
 /** The JavaScript outside the desktop hook: the glue, the entry, and every file of these folders. */
 const GLUE = ["renderer_steering.js", "browser.js"];
 const GLUE_DIRS = ["driver", "api"];
-/** A build before the driver had folders kept its JavaScript beside the glue. */
-const FLAT = ["facade.js", "fields.js", "steering-error.js", "api.js", "exports.js", "boundary.js", "json-text.js"];
 
 /** Sizes in bytes of the entry in `pkg` (a built pkg/ directory or one of pkg/entries/). */
 export async function packageSize(pkg) {
@@ -32,7 +30,7 @@ export async function packageSize(pkg) {
     ? readdirSync(snippetsDir, { recursive: true }).filter((f) => f.endsWith(".js")).map((f) => join("snippets", f))
     : [];
   const inDir = (dir) => (existsSync(join(pkg, dir)) ? readdirSync(join(pkg, dir)).filter((f) => f.endsWith(".js")).sort().map((f) => join(dir, f)) : []);
-  const glue = read([...[...GLUE, ...FLAT].filter((f) => existsSync(join(pkg, f))), ...GLUE_DIRS.flatMap(inDir), ...snippets]);
+  const glue = read([...GLUE.filter((f) => existsSync(join(pkg, f))), ...GLUE_DIRS.flatMap(inDir), ...snippets]);
   const hook = read([...readdirSync(pkg).filter((f) => /^desktop.*\.js$/.test(f)).sort(), ...inDir("desktop")]);
   const size = {
     wasmRaw: wasm.length,

@@ -15,7 +15,7 @@ name=$(basename "$input" .wasm)
   --remove-name-section --remove-producers-section "$input"
 # wasm-opt from the npm `binaryen` package (pinned dev dependency, v132; the
 # Debian binaryen 108 turns wasm-bindgen's externref table into a funcref
-# table and the module no longer instantiates). Inlining is switched off:
+# table and the module fails to instantiate). Inlining is switched off:
 # inlined copies shrink the raw wasm but gzip worse.
 WASM_OPT=node_modules/.bin/wasm-opt
 if [ ! -x "$WASM_OPT" ]; then

@@ -182,7 +182,7 @@ fn an_unowned_turn_ends_when_our_own_later_prompt_answers() {
 
 #[test]
 fn audio_and_resource_blocks_need_their_prompt_capability_resource_links_never_do() {
-    // acp-steering.md: promptCapabilities { image, audio, embeddedContext }; an omitted capability means unsupported.
+    // docs/specs/acp-steering.md: promptCapabilities { image, audio, embeddedContext }; an omitted capability means unsupported.
     let audio = vec![json!({ "type": "audio", "mimeType": "audio/wav", "data": "AAAA" })];
     let resource = vec![json!({ "type": "resource", "resource": { "uri": "file:///a", "text": "x" } })];
     let link = vec![json!({ "type": "resource_link", "uri": "file:///a", "name": "a" })];

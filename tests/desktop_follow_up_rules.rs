@@ -1,4 +1,4 @@
-//! The follow-up queue around a newTurn steer (spec "Desktop integration"):
+//! The follow-up queue around a newTurn steer (docs/specs/codexhost-steering.md, "Desktop integration"):
 //! the follow-ups the stop paused with its own reason are resumed once the
 //! steer was accepted; never those paused before it, never those paused for
 //! another reason, never one whose id cannot be compared, and none when the

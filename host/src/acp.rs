@@ -1,6 +1,6 @@
 //! ACP agent modes: `_session/steering` (honours or ignores the opt-in), the
 //! concurrent-prompt handoff (folded or deferred), and ACP v2 inject
-//! (revoke / replace). Follows `specs/acp-steering.md` from the agent's side.
+//! (revoke / replace). Follows `docs/specs/acp-steering.md` from the agent's side.
 
 use std::collections::{BTreeMap, BTreeSet, VecDeque};
 use std::sync::{Arc, Mutex};

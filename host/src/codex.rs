@@ -1,6 +1,6 @@
 //! codexhost modes: new host (inspect + ownership + tag), old host (no
 //! inspect), stock app-server (neither codexhost method). Follows
-//! `specs/codexhost-steering.md` from the host's side.
+//! `docs/specs/codexhost-steering.md` from the host's side.
 
 use std::collections::{BTreeMap, BTreeSet};
 

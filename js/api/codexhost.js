@@ -32,7 +32,7 @@ function fieldsOfSteer() {
  * const steering = new CodexhostSteering({ request: (method, params) => rpc.request(method, params) });
  * const { turnId, delivery } = await steering.steer(
  *   { threadId, expectedTurnId, input: [{ type: "text", text: "use pnpm" }] },
- *   { present: (where) => showOptimistically(where), retract: () => unshow() },
+ *   { present: (delivery) => ui.showOptimistic(delivery), retract: () => ui.removeOptimistic() },
  * );
  * ```
  */

@@ -1,5 +1,5 @@
 // `installDesktopSteering(manager, options?)`: the hook for the desktop's
-// request manager (spec "Desktop integration"). Every decision, and the
+// request manager (docs/specs/codexhost-steering.md, "Desktop integration"). Every decision, and the
 // order of every steer, is the engine's (src/core/desktop/): one steer in
 // flight per thread, the paths, the routes, the tags, how a failure is
 // classified, the bounds, the ids not to send again. Here: the private

@@ -123,7 +123,7 @@ describe(AGENT, () => {
     assert.ok(model.saw(m) <= 1);
   });
 
-  test("finding: a repeated session/prompt runs again (ACP prompts carry no message id)", async () => {
+  test("a repeated session/prompt runs again (ACP prompts carry no message id)", async () => {
     const sid = await agent.session();
     const m = marker("a6");
     const start = Date.now();

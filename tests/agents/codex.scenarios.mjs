@@ -101,7 +101,7 @@ describe(AGENT, () => {
     const hooks = { retract: () => calls.retract++, unconfirmed: () => calls.unconfirmed++ };
     rpc.loseAnswerTo("turn/steer");
     const s = await steer("turn/steer answer lost", { threadId, expectedTurnId: turnId, input, clientUserMessageId: id, requestOptions: { timeoutMs: 1_500 } }, hooks);
-    // Codex does not dedupe by clientUserMessageId (finding below), so a retry
+    // Codex does not dedupe by clientUserMessageId (a test below), so a retry
     // reads the thread first: while the turn runs a steer taken during the tool
     // call is not recorded yet, so it stays unknown and nothing is sent; once
     // the turn ended the thread shows it and the retry resolves, sending nothing.
@@ -123,7 +123,7 @@ describe(AGENT, () => {
     assert.equal(model.saw(m), 1, "the retries never make the model see it twice");
   });
 
-  test("finding: Codex does not dedupe turn/steer by clientUserMessageId", async () => {
+  test("Codex does not dedupe turn/steer by clientUserMessageId", async () => {
     const turnId = await toolTurn("five");
     const m = marker("c5");
     const params = { threadId, expectedTurnId: turnId, input: text(m), clientUserMessageId: randomUUID() };

@@ -66,7 +66,7 @@ describe(AGENT, () => {
     assert.equal(model.saw(m), 0);
   });
 
-  test("finding: a repeated session/prompt runs again", async () => {
+  test("a repeated session/prompt runs again", async () => {
     const sid = await agent.session();
     const m = marker("x3");
     const start = Date.now();

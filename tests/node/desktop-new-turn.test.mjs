@@ -1,6 +1,6 @@
 // The desktop hook's newTurn path against the fake request manager: the
 // spec's requirements on the submission, the follow-up queue and the route
-// (codexhost-steering.md, "Desktop details that matter").
+// (docs/specs/codexhost-steering.md, "Desktop details that matter").
 import { test, before } from "node:test";
 import assert from "node:assert/strict";
 import { packAndInstall } from "./pack.mjs";

@@ -294,11 +294,11 @@ test("official: a desktop steerTurn that never settles ends at steerMs, as activ
 
 // ---- route-swallows-retry-steer
 // A newTurn route held open (its startTurn resolved, its turn/start not yet
-// sent) now also captures a *different* path's turn/steer carrying the same
-// message id: the same-id retry the app makes after outcomeUnknown, decided
-// activeTurn, is refused as "timeout" instead of leaving tagged, and the
-// route is released, so the first attempt's late turn/start then leaks out
-// as a plain turn/start (the message reaches the host twice).
+// sent) takes only its own path's request. A different path's turn/steer
+// carrying the same message id (the same-id retry the app makes after
+// outcomeUnknown, decided activeTurn) leaves tagged, and the route stays, so
+// the first attempt's late turn/start is refused rather than sent as a plain
+// turn/start (which would bring the message to the host twice).
 
 
 // An optimistic desktop: startTurn resolves at once, its turn/start leaves when `release()` is called.

@@ -1,4 +1,4 @@
-//! The ACP dialects (`../shared/specs/acp-steering.md`): `session/inject`,
+//! The ACP dialects (`docs/specs/acp-steering.md`): `session/inject`,
 //! `_session/steering`, the concurrent-prompt handoff, and the queue.
 //!
 //! ```

@@ -1,4 +1,4 @@
-//! The codexhost dialect (`../shared/specs/codexhost-steering.md`).
+//! The codexhost dialect (`docs/specs/codexhost-steering.md`).
 //!
 //! ```
 //! use renderer_steering::core::codexhost::{CodexhostEngine, Delivery};

@@ -1,4 +1,4 @@
-//! The desktop hook's rules (spec "Desktop integration"), as a state machine
+//! The desktop hook's rules (`docs/specs/codexhost-steering.md`, "Desktop integration"), as a state machine
 //! over facts: the hook's JavaScript reads the desktop's objects, feeds what
 //! it read in here, and carries out what it is told. Nothing here calls the
 //! desktop, waits or reads a clock: time comes in as `now` (ms), and every
