@@ -18,6 +18,14 @@ pub struct Clock {
 impl Clock {
     /// `ms` as engine time; a reading that is not a finite, non-negative
     /// number is the last good one.
+    ///
+    /// ```
+    /// # use renderer_steering::bridge::Clock;
+    /// let mut clock = Clock::default();
+    /// assert_eq!(clock.reading(f64::INFINITY), 0, "no good reading yet");
+    /// assert_eq!(clock.reading(1_500.9), 1_500, "whole milliseconds, cut off");
+    /// assert_eq!(clock.reading(f64::NEG_INFINITY), 1_500);
+    /// ```
     pub fn reading(&mut self, ms: f64) -> u64 {
         if ms.is_finite() && ms >= 0.0 {
             self.last = ms as u64;

@@ -40,6 +40,14 @@ pub struct Rejection {
 
 impl Rejection {
     /// The core's facts of it.
+    ///
+    /// ```
+    /// # use renderer_steering::bridge::Rejection;
+    /// let own: Rejection = serde_json::from_str(r#"{"packageKind":"outcomeUnknown","packageId":"m-1"}"#).unwrap();
+    /// assert_eq!((own.facts().package_error, own.facts().message_id.as_deref()), (Some(true), Some("m-1")));
+    /// let answer: Rejection = serde_json::from_str(r#"{"read":{"object":true,"code":-32074,"message":"turn not active"}}"#).unwrap();
+    /// assert_eq!(answer.facts().rpc.map(|e| e.code), Some(-32074), "the host's error answer");
+    /// ```
     #[cfg_attr(feature = "size-first", optimize(size))]
     pub fn facts(&self) -> ErrorFacts {
         let package_error = self.package_kind.as_ref().map(|kind| kind == "outcomeUnknown");

@@ -67,6 +67,15 @@ pub struct Facts {
 
 impl Facts {
     /// The core's facts of the value.
+    ///
+    /// ```
+    /// # use renderer_steering::bridge::Facts;
+    /// # use renderer_steering::core::desktop::{FollowUp, FollowUpId};
+    /// let facts: Facts = serde_json::from_str(r#"{"followUps":[{"t":"number","n":7},{"t":"string","s":"paused"}]}"#).unwrap();
+    /// let queue = vec![FollowUp { id: Some(FollowUpId::Number(7)), pause_reason: Some("paused".into()) }];
+    /// assert_eq!(facts.value().follow_ups, Some(queue));
+    /// assert_eq!(Facts::default().value().follow_ups, None, "a queue not read");
+    /// ```
     #[cfg_attr(feature = "size-first", optimize(size))]
     pub fn value(self) -> crate::core::desktop::ValueFacts {
         crate::core::desktop::ValueFacts {

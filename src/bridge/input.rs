@@ -84,11 +84,25 @@ pub struct Input {
 
 impl Input {
     /// The clock's reading; NaN when the page's clock gave none.
+    ///
+    /// ```
+    /// # use renderer_steering::bridge::Input;
+    /// let input: Input = serde_json::from_str(r#"{"do":"tick","now":40}"#).unwrap();
+    /// assert_eq!(input.now(), 40.0);
+    /// assert!(Input::default().now().is_nan(), "no reading given");
+    /// ```
     pub fn now(&self) -> f64 {
         self.now.unwrap_or(f64::NAN)
     }
 
     /// The wall clock's reading; NaN when the page's clock gave none.
+    ///
+    /// ```
+    /// # use renderer_steering::bridge::Input;
+    /// let input: Input = serde_json::from_str(r#"{"do":"open","now":5,"wall":1700000000005}"#).unwrap();
+    /// assert_eq!(input.wall() - input.now(), 1_700_000_000_000.0, "the wall clock's lead");
+    /// assert!(Input::default().wall().is_nan(), "no reading given");
+    /// ```
     pub fn wall(&self) -> f64 {
         self.wall.unwrap_or(f64::NAN)
     }

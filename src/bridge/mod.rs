@@ -107,6 +107,16 @@ impl Bridge {
     /// One call: `input` (JSON) with its `payload` (JSON text or ""), for
     /// the engine `handle` (0: the module). Answers JSON text ([`Output`]);
     /// never panics on any input.
+    ///
+    /// ```
+    /// # use renderer_steering::bridge::Bridge;
+    /// let mut bridge = Bridge::default();
+    /// let options = r#"{"options":{"t":"object"},"fields":[["request",{"t":"function"}]]}"#;
+    /// let opened = bridge.step(0, &format!(r#"{{"do":"open","engine":"codexhost","options":{options}}}"#), "");
+    /// assert_eq!(opened, r#"{"value":{"handle":1},"timer":null}"#);
+    /// assert_eq!(bridge.step(0, r#"{"do":"close","handle":1}"#, ""), r#"{"timer":null}"#, "nothing to return, nothing to do");
+    /// assert!(bridge.step(1, "not json", "").starts_with(r#"{"thrown":"renderer-steering: the engine could not read its input"#));
+    /// ```
     pub fn step(&mut self, handle: u32, input: &str, payload: &str) -> String {
         self.answer(handle, input, payload.to_string()).text()
     }

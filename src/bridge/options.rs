@@ -84,17 +84,40 @@ fn named(pairs: &[(String, Described)], key: &str) -> Described {
 
 impl OptionsRead {
     /// `options.journal`'s method `name` as described.
+    ///
+    /// ```
+    /// # use renderer_steering::bridge::OptionsRead;
+    /// let read: OptionsRead = serde_json::from_str(r#"{"journalMethods":[["getItem",{"t":"function"}]]}"#).unwrap();
+    /// assert!(read.journal_method("getItem").is_function());
+    /// assert!(!read.journal_method("setItem").is_function(), "a method not read is undefined");
+    /// ```
     pub fn journal_method(&self, name: &str) -> Described {
         named(&self.journal_methods, name)
     }
 
     /// The field `key` as described.
+    ///
+    /// ```
+    /// # use renderer_steering::bridge::OptionsRead;
+    /// # use renderer_steering::core::given::Given;
+    /// let read: OptionsRead = serde_json::from_str(r#"{"fields":[["journalKey",{"t":"string","s":"app:"}]]}"#).unwrap();
+    /// assert_eq!(read.field("journalKey").text(), Some("app:"));
+    /// assert_eq!(read.field("journal").given(), Given::Undefined, "a field left out");
+    /// ```
     pub fn field(&self, key: &str) -> Described {
         named(&self.fields, key)
     }
 
     /// Refuses an `options` argument that is not an object (`shape` lists
     /// its keys); `needed` when the entry point cannot do without one.
+    ///
+    /// ```
+    /// # use renderer_steering::bridge::OptionsRead;
+    /// let absent = OptionsRead::default();
+    /// assert!(absent.check_shape("{ timeouts? }", false).is_ok(), "no options, where they are optional");
+    /// let refused = absent.check_shape("{ request }", true).unwrap_err();
+    /// assert_eq!(refused.to_string(), "options must be an object { request } (got undefined)");
+    /// ```
     #[cfg_attr(feature = "size-first", optimize(size))]
     pub fn check_shape(&self, shape: &'static str, needed: bool) -> Result<(), OptionError> {
         let given = self.options.given();
@@ -105,18 +128,43 @@ impl OptionsRead {
     }
 
     /// `options.<key>` must be a function (`shape`: its signature).
+    ///
+    /// ```
+    /// # use renderer_steering::bridge::OptionsRead;
+    /// let read: OptionsRead = serde_json::from_str(r#"{"fields":[["request",{"t":"string","s":"x"}]]}"#).unwrap();
+    /// let refused = read.required_function("request", "(method, params) => Promise").unwrap_err();
+    /// assert_eq!(refused.to_string(), r#"options.request must be a function (method, params) => Promise (got "x")"#);
+    /// ```
     #[cfg_attr(feature = "size-first", optimize(size))]
     pub fn required_function(&self, key: &str, shape: &'static str) -> Result<(), OptionError> {
         required(&format!("options.{key}"), Accepts::Function(shape), &self.field(key).given())
     }
 
     /// `options.<key>` is a function or absent; true when given.
+    ///
+    /// ```
+    /// # use renderer_steering::bridge::OptionsRead;
+    /// let fields = r#"{"fields":[["onReconcile",{"t":"function"}],["streamRole",{"t":"null"}]]}"#;
+    /// let read: OptionsRead = serde_json::from_str(fields).unwrap();
+    /// assert_eq!(read.optional_function("onReconcile", "(what) => void"), Ok(true));
+    /// assert_eq!(read.optional_function("streamRole", "(threadId) => role"), Ok(false), "null is left out");
+    /// assert!(read.optional_function("journal", "() => void").is_ok(), "undefined is left out");
+    /// ```
     #[cfg_attr(feature = "size-first", optimize(size))]
     pub fn optional_function(&self, key: &str, shape: &'static str) -> Result<bool, OptionError> {
         optional(&format!("options.{key}"), Accepts::Function(shape), &self.field(key).given())
     }
 
     /// `options.<key>` is a boolean or absent; true only for `true`.
+    ///
+    /// ```
+    /// # use renderer_steering::bridge::OptionsRead;
+    /// let fields = r#"{"fields":[["allowPromptHandoff",{"t":"boolean","s":"true"}],["other",{"t":"string","s":"yes"}]]}"#;
+    /// let read: OptionsRead = serde_json::from_str(fields).unwrap();
+    /// assert_eq!(read.flag("allowPromptHandoff"), Ok(true));
+    /// assert_eq!(read.flag("absent"), Ok(false));
+    /// assert!(read.flag("other").is_err(), "a string is no flag");
+    /// ```
     #[cfg_attr(feature = "size-first", optimize(size))]
     pub fn flag(&self, key: &str) -> Result<bool, OptionError> {
         let given = self.field(key).given();
@@ -126,6 +174,17 @@ impl OptionsRead {
 
     /// `options.timeouts` (defaults when absent): an object whose keys are
     /// bounds a timer can hold; an unknown key (a misspelling) is refused.
+    ///
+    /// ```
+    /// # use renderer_steering::bridge::OptionsRead;
+    /// # use renderer_steering::core::Timeouts;
+    /// let timeouts = r#""fields":[["timeouts",{"t":"object"}]],"timeouts":[["decideMs",{"t":"number","n":500}]]"#;
+    /// let read: OptionsRead = serde_json::from_str(&format!(r#"{{{timeouts},"timeoutKeys":["decideMs"]}}"#)).unwrap();
+    /// assert_eq!(read.timeouts().map(|t| (t.decide_ms, t.steer_ms)), Ok((500, 30_000)));
+    /// let misspelt: OptionsRead = serde_json::from_str(&format!(r#"{{{timeouts},"timeoutKeys":["decideMS"]}}"#)).unwrap();
+    /// assert!(misspelt.timeouts().is_err_and(|e| e.to_string().contains("decideMS is not an option")));
+    /// assert_eq!(OptionsRead::default().timeouts(), Ok(Timeouts::default()), "absent: the defaults");
+    /// ```
     #[cfg_attr(feature = "size-first", optimize(size))]
     pub fn timeouts(&self) -> Result<Timeouts, OptionError> {
         if !optional("options.timeouts", Accepts::Object(TIMEOUTS_SHAPE), &self.field("timeouts").given())? {

@@ -128,6 +128,15 @@ pub enum Step {
 impl Step {
     /// The driver's form of an engine action (`key_of` names a request's
     /// thread when the driver asks stream roles).
+    ///
+    /// ```
+    /// # use renderer_steering::bridge::Step;
+    /// # use renderer_steering::core::{Action, OpId, OutgoingRequest, RequestId};
+    /// let (id, op, params) = (RequestId(4), OpId(1), serde_json::json!({}).into());
+    /// let request = OutgoingRequest { id, op, method: "turn/steer", params, timeout_ms: None, carries_message: true };
+    /// let step = Step::of(Action::<()>::Send(request), |id| Some(format!("thread-of-{id}")));
+    /// assert!(matches!(step, Step::Send { id: 4, op: 1, message: true, key: Some(ref key), .. } if key == "thread-of-4"));
+    /// ```
     pub fn of<O: Serialize>(action: Action<O>, key_of: impl Fn(u64) -> Option<String>) -> Step {
         match action {
             Action::Send(request) => Step::Send {
@@ -189,6 +198,13 @@ pub struct Output {
 
 impl Output {
     /// An output answering `value`.
+    ///
+    /// ```
+    /// # use renderer_steering::bridge::Output;
+    /// let output = Output::value("t-1");
+    /// assert!(output.error.is_none() && output.thrown.is_none() && output.steps.is_empty());
+    /// assert_eq!(output.text(), r#"{"value":"t-1","timer":null}"#);
+    /// ```
     pub fn value<T: Serialize + ?Sized>(value: &T) -> Output {
         Output { value: Some(Json::of(value)), ..Output::default() }
     }
@@ -206,11 +222,27 @@ impl Output {
     }
 
     /// An output whose constructor throws `message`.
+    ///
+    /// ```
+    /// # use renderer_steering::bridge::Output;
+    /// let text = Output::thrown("renderer-steering: no such engine").text();
+    /// assert_eq!(text, r#"{"thrown":"renderer-steering: no such engine","timer":null}"#);
+    /// ```
     pub fn thrown(message: impl Into<String>) -> Output {
         Output { thrown: Some(message.into()), ..Output::default() }
     }
 
     /// Drains `engine`'s actions into this output, and reads its next deadline.
+    ///
+    /// ```
+    /// # use renderer_steering::bridge::Output;
+    /// # use renderer_steering::core::codexhost::CodexhostEngine;
+    /// let mut engine = CodexhostEngine::new(Default::default());
+    /// assert!(engine.decide("t-1", "use pnpm", 0).is_ok());
+    /// let output = Output::default().drain(&mut engine, |_, _| None);
+    /// assert_eq!((output.steps.len(), output.timer), (1, Some(10_000)), "the probe to send, bounded by decideMs");
+    /// assert!(Output::default().drain(&mut engine, |_, _| None).steps.is_empty(), "drained once");
+    /// ```
     pub fn drain<E: Driven>(mut self, engine: &mut E, key_of: impl Fn(&E, u64) -> Option<String>) -> Output
     where
         E::Outcome: Serialize,
@@ -224,6 +256,13 @@ impl Output {
     }
 
     /// The JSON text the driver reads.
+    ///
+    /// ```
+    /// # use renderer_steering::bridge::{Output, Step};
+    /// assert_eq!(Output::default().text(), r#"{"timer":null}"#, "nothing to return, nothing to do");
+    /// let output = Output { steps: vec![Step::Retract { op: 3 }], timer: Some(250), ..Output::default() };
+    /// assert_eq!(output.text(), r#"{"steps":[{"do":"retract","op":3}],"timer":250}"#);
+    /// ```
     pub fn text(&self) -> String {
         serde_json::to_string(self)
             .unwrap_or_else(|_| String::from(r#"{"thrown":"renderer-steering: an answer could not be written","timer":null}"#))

@@ -17,6 +17,13 @@ use super::requests::HostAnswer;
 /// pending response rejected (connection disposed) and connection inactive
 /// (-32099..-32096), and request cancelled (-32800, LSP and ACP: the request
 /// may already have run).
+///
+/// ```
+/// use renderer_steering::core::{RejectionFacts, CLIENT_CODES};
+/// assert!(CLIENT_CODES.contains(&-32800), "request cancelled");
+/// let made_up = RejectionFacts { object: true, code: Some(CLIENT_CODES[0]), ..Default::default() };
+/// assert!(made_up.rpc_error(None).is_none(), "a client's own code is no answer from the host");
+/// ```
 pub const CLIENT_CODES: [i64; 5] = [-32099, -32098, -32097, -32096, -32800];
 
 /// Request cancelled: a host's answer to a cancel, and a client's own.

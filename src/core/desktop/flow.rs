@@ -102,6 +102,16 @@ pub struct RequestCall {
 impl DesktopHook {
     /// The wrapped `steerTurn` was called: what it returns now. A steer to
     /// decide asks the decider first ([`Target::Decide`]).
+    ///
+    /// ```
+    /// # use renderer_steering::core::desktop::{DesktopHook, Reply, SteerCall};
+    /// let mut hook = DesktopHook::new(1_000);
+    /// let first = hook.steer_turn(0, SteerCall::text("t", "use pnpm", Some("m-1")));
+    /// assert_eq!(hook.steer_turn(0, SteerCall::text("t", "use pnpm", Some("m-1"))), first, "the same message joins");
+    /// let other = hook.steer_turn(0, SteerCall::text("t", "use bun", Some("m-2")));
+    /// assert!(matches!(other, Reply::Refused(r) if r.failure.kind() == "busy"), "another message is refused");
+    /// assert_eq!(hook.steer_turn(0, SteerCall::default()), Reply::Desktop, "no thread id: the desktop's own path");
+    /// ```
     #[cfg_attr(feature = "size-first", optimize(size))]
     pub fn steer_turn(&mut self, now: u64, call: SteerCall) -> Reply {
         self.dialect.now = now;
@@ -124,6 +134,20 @@ impl DesktopHook {
     /// The wrapped `sendRequest` was called with a routed method: what it
     /// returns now (`op`: the number the driver keeps this call's
     /// arguments under, when the engine makes a call with them).
+    ///
+    /// ```
+    /// # use renderer_steering::core::codexhost::Delivery;
+    /// # use renderer_steering::core::desktop::{Admission, DesktopHook, Reply, RequestCall, SteerCall, Target};
+    /// # use renderer_steering::core::Action;
+    /// let mut hook = DesktopHook::new(1_000);
+    /// let steer_of_t = RequestCall { method: "turn/steer".into(), thread_id: "t".into(), ..Default::default() };
+    /// let request = |id: &str| RequestCall { message_id: Some(id.into()), ..steer_of_t.clone() };
+    /// assert_eq!(hook.send_request(0, request("m-0")).0, Reply::Desktop, "no steer of this hook's: untouched");
+    /// let Admission::Decide(steer) = hook.steer(SteerCall::text("t", "use pnpm", Some("m-1"))) else { panic!("not admitted") };
+    /// hook.own_called(steer, Some(Delivery::ActiveTurn));
+    /// let (Reply::Returned(call), op) = hook.send_request(0, request("m-1")) else { panic!("not the steer's own request") };
+    /// assert!(matches!(hook.poll_action(), Some(Action::Call(c)) if (c.id, c.of, c.target) == (call, op, Target::OwnSend)));
+    /// ```
     #[cfg_attr(feature = "size-first", optimize(size))]
     pub fn send_request(&mut self, now: u64, request: RequestCall) -> (Reply, SteerId) {
         self.dialect.now = now;
@@ -174,6 +198,17 @@ impl DesktopHook {
 
     /// A call the engine asked for was made: it returned (with the facts
     /// read of a synchronous call's value), threw, or was not there.
+    ///
+    /// ```
+    /// # use renderer_steering::core::desktop::{DesktopHook, ErrorFacts, Reply, Returned, SteerCall, Settled};
+    /// # use renderer_steering::core::Action;
+    /// let mut hook = DesktopHook::new(1_000);
+    /// let Reply::Promise(steer) = hook.steer_turn(0, SteerCall::text("t", "use pnpm", None)) else { panic!("not a steer") };
+    /// let Some(Action::Call(decide)) = hook.poll_action() else { panic!("no decide call") };
+    /// hook.called(0, decide.id, Returned::Threw(ErrorFacts::words("decide threw")));
+    /// let rethrown = Action::Complete { op: steer, result: Ok(Settled::Rethrow(decide.id, false)) };
+    /// assert_eq!(hook.poll_action(), Some(rethrown), "the steer rejects with what decide threw, unchanged");
+    /// ```
     #[cfg_attr(feature = "size-first", optimize(size))]
     pub fn called(&mut self, now: u64, call: CallId, returned: Returned) {
         self.dialect.now = now;
@@ -193,6 +228,19 @@ impl DesktopHook {
     }
 
     /// An awaited call settled: resolved (with the facts read of its value) or rejected.
+    ///
+    /// ```
+    /// # use renderer_steering::core::desktop::{DesktopHook, Reply, Returned, SteerCall, Target, ValueFacts};
+    /// # use renderer_steering::core::Action;
+    /// let mut hook = DesktopHook::new(1_000);
+    /// let Reply::Promise(steer) = hook.steer_turn(0, SteerCall::text("t", "use pnpm", Some("m-1"))) else { panic!("not a steer") };
+    /// let Some(Action::Call(decide)) = hook.poll_action() else { panic!("no decide call") };
+    /// hook.called(0, decide.id, Returned::Value(ValueFacts::default()));
+    /// hook.settled(0, decide.id, Ok(ValueFacts { delivery: Some("activeTurn".into()), ..ValueFacts::default() }));
+    /// let Some(Action::Call(own)) = hook.poll_action() else { panic!("no call of the desktop's own steerTurn") };
+    /// assert_eq!((own.target, own.of, own.args), (Target::OwnSteer, steer, None), "the steer's own arguments");
+    /// assert_eq!(hook.next_deadline(), Some(1_000), "within one steer bound");
+    /// ```
     #[cfg_attr(feature = "size-first", optimize(size))]
     pub fn settled(&mut self, now: u64, call: CallId, result: Result<ValueFacts, ErrorFacts>) {
         self.dialect.now = now;

@@ -49,6 +49,15 @@ pub struct FollowUp {
 
 impl FollowUp {
     /// Its id, when the stop's reason paused it and the id can be compared.
+    ///
+    /// ```
+    /// # use renderer_steering::core::desktop::{FollowUp, FollowUpId, PAUSE_REASON};
+    /// let stopped = FollowUp { id: Some(FollowUpId::Number(1)), pause_reason: Some(PAUSE_REASON.into()) };
+    /// assert_eq!(stopped.paused_by_stop(), Some(&FollowUpId::Number(1)));
+    /// let by_user = FollowUp { pause_reason: Some("Paused by the user".into()), ..stopped.clone() };
+    /// assert_eq!(by_user.paused_by_stop(), None, "another reason: left paused");
+    /// assert_eq!(FollowUp { id: None, ..stopped }.paused_by_stop(), None, "an id that cannot be compared is never resumed");
+    /// ```
     pub fn paused_by_stop(&self) -> Option<&FollowUpId> {
         self.id.as_ref().filter(|_| self.pause_reason.as_deref() == Some(PAUSE_REASON))
     }
