@@ -1,7 +1,7 @@
 // `installDesktopSteering(manager, options?)`: the hook for the desktop's
-// request manager (docs/specs/codexhost-steering.md, "Desktop integration"). Every decision, and the
-// order of every steer, is the engine's (src/core/desktop/): one steer in
-// flight per thread, the paths, the routes, the tags, how a failure is
+// request manager (docs/specs/codexhost-steering.md, "Desktop
+// integration"). Every decision, and the order of every steer, is the
+// engine's (src/core/desktop/): one steer in flight per thread, the paths, the routes, the tags, how a failure is
 // classified, the bounds, the ids not to send again. Here: the private
 // prototype layer and the wrapped `steerTurn`/`sendRequest`, which read
 // the desktop's values safely (`safety.js`) and hand what they read to the
