@@ -138,11 +138,22 @@ export class Driver {
     const kind = own(action, "do");
     if (kind === "call") this.call(action);
     else if (kind === "complete") this.complete(action);
-    else if (kind === "journal") this.journal?.write(action.key, own(action, "record"));
+    else if (kind === "journal") this.journalWrite(action);
+    else if (kind === "journalError") this.journal.tell();
     else if (kind === "delivered") this.reconcile(action);
     else if (kind === "restore") this.hook.restore();
     else if (kind === "released") this.resolveRoute(action.op);
     else if (kind === "report") report(action.what, this.calls.get(own(action, "call"))?.error);
+  }
+
+  /** Writes or removes one record, as the engine says; the engine is told when the storage threw. */
+  journalWrite(action) {
+    if (this.journal.write(action.key, own(action, "record"))) return;
+    try {
+      this.run({ do: "journalFailed" });
+    } catch (error) {
+      if (!isStopped()) report("a desktop hook step failed", error);
+    }
   }
 
   /** Makes the call the engine asks for, and reports it; an awaited one's end is reported when it settles. */

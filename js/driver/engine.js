@@ -39,11 +39,7 @@ export function refusal(kind, detail, draft) {
  */
 export function openEngine(opened, values, streamRole) {
   const engine = new Engine(opened.handle, values.request, streamRole);
-  const prefix = own(opened, "journal");
-  if (prefix !== undefined) {
-    engine.journal = new Journal(values.journal, values.journalMethods, values.onJournalError);
-    engine.journalPrefix = prefix;
-  }
+  if (own(opened, "journal") !== undefined) engine.journal = new Journal(values.journal, values.journalMethods, values.onJournalError);
   return engine;
 }
 
@@ -53,7 +49,8 @@ export function openEngine(opened, values, streamRole) {
  * engine reads of them.
  */
 export function recover(engine) {
-  const entries = engine.journalEntries(engine.journalPrefix);
+  const listing = own(engine.run({ do: "recoverList" }), "value");
+  const entries = engine.journalEntries(own(listing, "prefix"));
   const read = engine.run({ do: "recoverRead", now: now(), wall: wallNow() }, JSON.stringify(entries));
   const threads = own(own(read, "value"), "threads") ?? [];
   const followers = threads.filter((thread) => isFollower(engine.streamRole, thread));
@@ -141,7 +138,8 @@ export class Engine {
   carry(s) {
     const kind = own(s, "do");
     if (kind === "send") this.send(s);
-    else if (kind === "journal") this.journal.write(s.key, own(s, "record"));
+    else if (kind === "journal") this.journalWrite(s);
+    else if (kind === "journalError") this.journal.tell();
     else if (kind === "complete") this.complete(s);
     else if (kind === "changed") this.changed(s);
     else callHook(this.records.get(s.op), kind, own(s, "shown") ?? own(s, "from"), own(s, "to"));
@@ -159,12 +157,22 @@ export class Engine {
     });
   }
 
+  /** Writes or removes one record, as the engine says; the engine is told when the storage threw. */
+  journalWrite(s) {
+    if (!this.journal.write(s.key, own(s, "record"))) this.safely({ do: "journalFailed" });
+  }
+
   /**
-   * The journal's records (`[key, text]`) for `recover()`: what the engine
-   * reads after a restart. None without a journal.
+   * The journal's records (`[key, text]`) under `prefix` for `recover()`:
+   * what the engine reads after a restart. None when the engine names no
+   * prefix (no journal, or one that is off); the engine is told when the
+   * storage threw.
    */
   journalEntries(prefix) {
-    return this.journal === undefined ? [] : this.journal.entries(prefix, limits.journalKeys, limits.journalRecordUnits);
+    if (prefix === undefined) return [];
+    const { found, failed } = this.journal.entries(prefix, limits.journalKeys, limits.journalRecordUnits);
+    if (failed) this.safely({ do: "journalFailed" });
+    return found;
   }
 
   complete(done) {

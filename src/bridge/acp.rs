@@ -7,9 +7,9 @@ use super::clock::Clock;
 use super::codexhost::Op;
 use super::described::Described;
 use super::input::Input;
-use super::journal::Pending;
+use super::journal::{listing, Pending};
+use super::options::journal_prefix;
 use super::options::OptionsRead;
-use super::options::{journal_prefix, DEFAULT_JOURNAL_KEY};
 use super::output::{Output, Step};
 use super::unknown;
 use crate::core::acp::{AcpEngine, PromptToken};
@@ -128,6 +128,11 @@ impl Session {
         self.journal.clone()
     }
 
+    /// The app's storage failed: the journal is off; true when it was on.
+    pub(super) fn journal_failed(&mut self) -> bool {
+        self.engine.journal_failed()
+    }
+
     /// One step.
     pub(super) fn step(&mut self, input: Input, payload: String) -> Output {
         let out = match self.apply(input, payload) {
@@ -237,7 +242,8 @@ impl Session {
                 none
             }
             "liveState" => Output::value(&engine.live_state()),
-            "recoverRead" => self.pending.read(self.journal.as_deref().unwrap_or(DEFAULT_JOURNAL_KEY), &input, &payload),
+            "recoverList" => listing(self.journal.as_deref().filter(|_| engine.journal_on())),
+            "recoverRead" => self.pending.read(self.journal.as_deref().filter(|_| engine.journal_on()), &input, &payload),
             "recover" => submitted(Ok(engine.recover(self.pending.take(), now))),
             "forget" => {
                 engine.forget(&id(&input.message_id, "messageId")?);

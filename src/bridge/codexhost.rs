@@ -5,9 +5,9 @@ use super::answer::{host_answer, Refused};
 use super::clock::Clock;
 use super::described::Described;
 use super::input::Input;
-use super::journal::Pending;
+use super::journal::{listing, Pending};
+use super::options::journal_prefix;
 use super::options::OptionsRead;
-use super::options::{journal_prefix, DEFAULT_JOURNAL_KEY};
 use super::output::Output;
 use super::unknown;
 use crate::core::codexhost::{CodexhostEngine, SteerRequest};
@@ -63,6 +63,16 @@ impl Session {
     /// hook over this engine, which writes the same records).
     pub(super) fn journal_for_hook(&self) -> Option<(String, f64)> {
         self.journal.clone().map(|prefix| (prefix, self.wall_offset))
+    }
+
+    /// The journal's prefix while the journal is on.
+    fn listing(&self) -> Option<&str> {
+        self.journal.as_deref().filter(|_| self.engine.journal_on())
+    }
+
+    /// The app's storage failed: the journal is off; true when it was on.
+    pub(super) fn journal_failed(&mut self) -> bool {
+        self.engine.journal_failed()
     }
 
     /// The engine (the desktop hook reads its steer bound).
@@ -131,9 +141,10 @@ impl Session {
                 Output::default()
             }
             "liveState" => Output::value(&self.engine.live_state()),
+            "recoverList" => listing(self.listing()),
             "recoverRead" => {
-                let prefix = self.journal.as_deref().unwrap_or(DEFAULT_JOURNAL_KEY);
-                self.pending.read(prefix, &input, &payload)
+                let prefix = self.listing().map(String::from);
+                self.pending.read(prefix.as_deref(), &input, &payload)
             }
             "recover" => {
                 let now = self.clock.reading(input.now());

@@ -75,17 +75,26 @@ enum Answered {
 #[derive(Debug)]
 pub(super) struct Session {
     hook: DesktopHook,
+    /// The handle of its decider (the codexhost engine whose journal's
+    /// storage it writes to); 0 once that engine is freed.
+    pub(super) decider: u32,
 }
 
 impl Session {
-    /// A hook whose steers are bounded by `steer_ms`.
+    /// A hook whose steers are bounded by `steer_ms`, over the decider
+    /// `decider` (whose journal, when it keeps one, it writes to too).
     #[cfg_attr(feature = "size-first", optimize(size))]
-    pub(super) fn new(steer_ms: u64, journal: Option<(String, f64)>) -> Session {
+    pub(super) fn new(steer_ms: u64, journal: Option<(String, f64)>, decider: u32) -> Session {
         let mut hook = DesktopHook::new(steer_ms);
         if let Some((prefix, wall_offset)) = journal {
             hook.enable_journal(prefix, wall_offset);
         }
-        Session { hook }
+        Session { hook, decider }
+    }
+
+    /// The app's storage failed: the journal is off; true when it was on.
+    pub(super) fn journal_failed(&mut self) -> bool {
+        self.hook.journal_failed()
     }
 
     /// One step: `call` (one input of the hook, [`DesktopCall`]), `steerText`

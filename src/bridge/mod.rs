@@ -129,6 +129,9 @@ impl Bridge {
         if handle == 0 {
             return self.module(input, payload);
         }
+        if input.what == "journalFailed" {
+            return self.journal_failed(handle);
+        }
         match self.sessions.get_mut(handle as usize - 1) {
             #[cfg(feature = "codexhost")]
             Some(Some(Session::Codexhost(session))) => session.step(input, payload),
@@ -172,12 +175,21 @@ impl Bridge {
                     }
                     _ => return Output::thrown("renderer-steering: the desktop hook needs its codexhost engine"),
                 };
-                let hook = desktop::Session::new(steer_ms, journal);
+                let hook = desktop::Session::new(steer_ms, journal, input.handle);
                 Output::value(&Handle { handle: self.add(Session::Desktop(hook)), journal: None })
             }
             ("close", _) => {
                 if let Some(slot) = self.sessions.get_mut(input.handle.wrapping_sub(1) as usize) {
                     *slot = None;
+                }
+                // A handle is reused: a hook over the freed engine shares no storage with the next.
+                #[cfg(feature = "desktop")]
+                for session in self.sessions.iter_mut().flatten() {
+                    if let Session::Desktop(hook) = session {
+                        if hook.decider == input.handle {
+                            hook.decider = 0;
+                        }
+                    }
                 }
                 while matches!(self.sessions.last(), Some(None)) {
                     self.sessions.pop();
@@ -197,6 +209,35 @@ impl Bridge {
             },
             (other, _) => unknown(other),
         }
+    }
+
+    /// `journalFailed`: the app's storage threw. The journal of the engine
+    /// `handle` is off from now on, and so is every journal over the same
+    /// storage (a desktop hook's and its decider's), so nothing touches it
+    /// again; the one step `journalError` tells the app, when a journal was
+    /// on (the first failure only).
+    #[cfg_attr(feature = "size-first", optimize(size))]
+    fn journal_failed(&mut self, handle: u32) -> Output {
+        let root = match self.sessions.get(handle as usize - 1) {
+            #[cfg(feature = "desktop")]
+            Some(Some(Session::Desktop(hook))) => hook.decider,
+            Some(Some(_)) => handle,
+            _ => return Output::thrown("renderer-steering: this engine was freed"),
+        };
+        let mut was_on = false;
+        for (index, slot) in self.sessions.iter_mut().enumerate() {
+            let this = index as u32 + 1;
+            was_on |= match slot {
+                #[cfg(feature = "codexhost")]
+                Some(Session::Codexhost(session)) if this == root => session.journal_failed(),
+                #[cfg(feature = "acp")]
+                Some(Session::Acp(session)) if this == root => session.journal_failed(),
+                #[cfg(feature = "desktop")]
+                Some(Session::Desktop(hook)) if this == handle || (root != 0 && hook.decider == root) => hook.journal_failed(),
+                _ => false,
+            };
+        }
+        Output { steps: if was_on { vec![Step::JournalError] } else { Vec::new() }, ..Output::default() }
     }
 
     /// Puts `session` in the first free slot; its handle.

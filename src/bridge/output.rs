@@ -92,6 +92,9 @@ pub enum Step {
         #[serde(skip_serializing_if = "Option::is_none")]
         record: Option<String>,
     },
+    /// Tell the app its journal's storage failed (`onJournalError(error)`,
+    /// with what the storage threw); steering goes on without the journal.
+    JournalError,
     #[cfg(feature = "desktop")]
     /// The desktop hook: make this call and report it ([`Action::Call`]).
     Call(crate::core::desktop::Call),

@@ -90,3 +90,25 @@ test("a follower window's hook recovers nothing: the records are the owner windo
   assert.equal(journal.keys().length, 1, "left for the owner");
   hook.dispose();
 });
+
+test("a storage that fails under the hook is told once and touched by neither the hook nor its decider again", async () => {
+  const journal = new MapStorage();
+  const touched = [];
+  for (const name of ["setItem", "removeItem", "key", "getItem"]) {
+    const own = journal[name].bind(journal);
+    journal[name] = (...a) => {
+      touched.push(name);
+      if (name === "setItem") throw new Error("QuotaExceededError");
+      return own(...a);
+    };
+  }
+  const told = [];
+  const m = new RequestManager({ ...inspect("activeTurn"), "turn/steer": { turnId: "turn-1" } });
+  const hook = api.installDesktopSteering(m, { journal, onJournalError: (e) => told.push(e.message) });
+  assert.equal((await callSteer(m, "t", "use pnpm", { messageId: "m-5" })).turnId, "turn-1", "the steer goes on");
+  assert.equal((await callSteer(m, "t", "use yarn", { messageId: "m-6" })).turnId, "turn-1");
+  assert.deepEqual(await hook.recover(), [], "the decider lists nothing");
+  assert.deepEqual(touched, ["setItem"], "only the first write was tried");
+  assert.deepEqual(told, ["QuotaExceededError"]);
+  hook.dispose();
+});

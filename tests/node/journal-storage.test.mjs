@@ -83,6 +83,25 @@ test("recover() reads back a record the journal kept, and a failed journal's rec
   assert.equal(listed, 0, "the failed storage was not listed");
 });
 
+test("a storage that cannot be listed fails recover() into nothing, is told once, and is not touched again", async () => {
+  const journal = await journalWithRecord();
+  const touched = [];
+  for (const name of ["setItem", "removeItem", "key", "getItem"]) {
+    const own = journal[name].bind(journal);
+    journal[name] = (...a) => {
+      touched.push(name);
+      if (name === "key") throw new Error("SecurityError");
+      return own(...a);
+    };
+  }
+  const told = [];
+  const steering = new api.CodexhostSteering({ request: host().request, journal, onJournalError: (e) => told.push(e.message) });
+  assert.deepEqual(await steering.recover(), []);
+  assert.equal((await steering.steer(args("another", "m-2"))).turnId, "turn-1", "steering goes on");
+  assert.deepEqual(await steering.recover(), []);
+  assert.deepEqual([touched, told], [["key"], ["SecurityError"]]);
+});
+
 test("a storage whose length is not a positive safe integer lists nothing", async () => {
   for (const length of ["1", 1.5, -1, Number.NaN, 2 ** 53]) {
     const journal = await journalWithRecord();

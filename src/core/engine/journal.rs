@@ -110,6 +110,26 @@ impl<D: Dialect> Engine<D> {
         self.journal = Some(Book { prefix, wall_offset_ms, known: VecDeque::new() });
     }
 
+    /// The app's storage failed (a write, a removal or a listing threw): the
+    /// journal is off from now on, so the storage is not touched again (a
+    /// storage that failed once, a full quota or a private window, is not
+    /// trusted with a record whose removal might fail next), and steering
+    /// goes on without it. True when it was on: the app is told of this
+    /// failure, the first, and of no later one.
+    ///
+    /// ```
+    /// use renderer_steering::core::codexhost::CodexhostEngine;
+    /// let mut e = CodexhostEngine::new(Default::default());
+    /// assert!(!e.journal_failed(), "no journal: nothing to tell");
+    /// e.enable_journal("rs:".into(), 0.0);
+    /// assert!(e.journal_failed(), "the first failure is told");
+    /// assert!(!e.journal_failed(), "and no later one");
+    /// ```
+    #[cfg_attr(feature = "size-first", optimize(size))]
+    pub fn journal_failed(&mut self) -> bool {
+        self.journal.take().is_some()
+    }
+
     /// Removes every record of `message_id` this engine knows of: those it
     /// wrote and those handed to `recover`. The user has dealt with the
     /// message; its record is no longer needed.
