@@ -5,7 +5,7 @@
 // desktop's own sendRequest.
 import { test, before } from "node:test";
 import assert from "node:assert/strict";
-import { MapStorage } from "./map-storage.mjs";
+import { MapStorage, watchStorage } from "./map-storage.mjs";
 import { packAndInstall } from "./pack.mjs";
 import { RequestManager, callSteer } from "./fake-manager.mjs";
 
@@ -93,15 +93,7 @@ test("a follower window's hook recovers nothing: the records are the owner windo
 
 test("a storage that fails under the hook is told once and touched by neither the hook nor its decider again", async () => {
   const journal = new MapStorage();
-  const touched = [];
-  for (const name of ["setItem", "removeItem", "key", "getItem"]) {
-    const own = journal[name].bind(journal);
-    journal[name] = (...a) => {
-      touched.push(name);
-      if (name === "setItem") throw new Error("QuotaExceededError");
-      return own(...a);
-    };
-  }
+  const touched = watchStorage(journal, "setItem", "QuotaExceededError");
   const told = [];
   const m = new RequestManager({ ...inspect("activeTurn"), "turn/steer": { turnId: "turn-1" } });
   const hook = api.installDesktopSteering(m, { journal, onJournalError: (e) => told.push(e.message) });

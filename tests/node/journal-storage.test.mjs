@@ -3,7 +3,7 @@
 // touching once the storage failed). The packed package in Node.
 import { test, before } from "node:test";
 import assert from "node:assert/strict";
-import { MapStorage } from "./map-storage.mjs";
+import { MapStorage, watchStorage } from "./map-storage.mjs";
 import { packAndInstall } from "./pack.mjs";
 
 let api;
@@ -85,15 +85,7 @@ test("recover() reads back a record the journal kept, and a failed journal's rec
 
 test("a storage that cannot be listed fails recover() into nothing, is told once, and is not touched again", async () => {
   const journal = await journalWithRecord();
-  const touched = [];
-  for (const name of ["setItem", "removeItem", "key", "getItem"]) {
-    const own = journal[name].bind(journal);
-    journal[name] = (...a) => {
-      touched.push(name);
-      if (name === "key") throw new Error("SecurityError");
-      return own(...a);
-    };
-  }
+  const touched = watchStorage(journal, "key", "SecurityError");
   const told = [];
   const steering = new api.CodexhostSteering({ request: host().request, journal, onJournalError: (e) => told.push(e.message) });
   assert.deepEqual(await steering.recover(), []);

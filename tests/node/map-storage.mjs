@@ -21,3 +21,20 @@ export class MapStorage {
     return [...this.#items.keys()];
   }
 }
+
+/**
+ * Watches `storage`'s methods: each call's name goes into the returned
+ * list, and `failing` throws `new Error(words)` instead of running.
+ */
+export function watchStorage(storage, failing, words) {
+  const touched = [];
+  for (const name of ["setItem", "removeItem", "key", "getItem"]) {
+    const own = storage[name].bind(storage);
+    storage[name] = (...a) => {
+      touched.push(name);
+      if (name === failing) throw new Error(words);
+      return own(...a);
+    };
+  }
+  return touched;
+}
