@@ -31,6 +31,8 @@ export interface Timeouts {
 }
 /** How a codexhost steer reaches the agent. */
 export type Delivery = "official" | "activeTurn" | "newTurn";
+/** A window's role for a thread's stream: a follower hands its steers to the owner window. */
+export type StreamRole = "owner" | "follower";
 /** A text item: the only content a codexhost steer takes. */
 export interface TextItem { type: "text"; text: string }
 /** ACP `_meta`: `null` is accepted wherever the ACP SDK's own types allow it. */
@@ -116,7 +118,7 @@ export interface CodexhostOptions extends JournalOptions {
   request: RequestFn;
   timeouts?: Timeouts;
   /** The window's role for a thread's stream; followers hand steers to the desktop. */
-  streamRole?: (threadId: string) => "owner" | "follower" | undefined;
+  streamRole?: (threadId: string) => StreamRole | { role: StreamRole } | undefined;
 }
 export interface DecideArgs { threadId: string; text: string }
 export interface Decision {

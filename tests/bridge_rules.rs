@@ -235,7 +235,7 @@ fn a_desktop_call_is_read_by_its_op_and_named_facts_and_a_misspelt_one_is_refuse
     let mut bridge = Bridge::default();
     let hook = desktop_hook(&mut bridge);
     let call = |facts: Value| json!({ "do": "call", "call": facts });
-    let steer = json!({ "op": "steer", "input": 1, "follower": false, "threadId": "t", "text": "use pnpm", "argumentId": "m-1" });
+    let steer = json!({ "op": "steer", "input": 1, "threadId": "t", "text": "use pnpm", "argumentId": "m-1" });
     let out = step(&mut bridge, hook, call(steer.clone()), "");
     assert_eq!(out["value"]["reply"], "promise", "{out}");
     let joined = step(&mut bridge, hook, call(steer), "");

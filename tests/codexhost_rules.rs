@@ -271,21 +271,6 @@ fn every_host_error_on_the_steer_retracts_and_hands_the_draft_back() {
 }
 
 #[test]
-fn a_different_host_delivery_is_reconciled_not_shown_twice() {
-    let mut e = engine();
-    let op = e.steer(steer("t", "x"), 0).unwrap().op();
-    let log = run(&mut e, 0, |m, _| match m {
-        "turn/steer" => ok(json!({"turnId": "turn-9", "delivery": "newTurn"})),
-        _ => ok(json!({"delivery": "activeTurn"})),
-    });
-    assert!(log.actions.iter().any(|a| matches!(a, Action::Reconcile { from: "activeTurn", to: "newTurn", .. })));
-    assert_eq!(log.presented(), ["activeTurn"], "presented once; the move is a reconcile, never a second present");
-    let o = outcome(&log, op).unwrap();
-    assert_eq!((o.presented.as_str(), o.delivery.as_str()), ("activeTurn", "newTurn"));
-    assert_eq!(o.trace.host_delivery, Some("newTurn"));
-}
-
-#[test]
 fn malformed_decisions_fail_closed_without_a_steer() {
     for answer in [json!({"delivery": "sideways"}), json!(null), json!({"delivery": 3}), json!([]), json!({})] {
         let mut e = engine();

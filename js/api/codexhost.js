@@ -1,11 +1,12 @@
 // `CodexhostSteering`: steering for one codexhost (or Codex app-server)
 // connection, a plain class over the one engine driver.
-import { isFollower, openEngine, recover } from "../driver/engine.js";
+import { openEngine, recover } from "../driver/engine.js";
 import { fieldOf, own } from "../driver/fields.js";
 import { described, describedId, readCall, readOptions } from "../driver/front-door.js";
 import { limits, ready, step } from "../driver/module.js";
 import { now, wallNow } from "../driver/clock.js";
 import { randomId } from "../driver/random-id.js";
+import { roleOf } from "../driver/stream-role.js";
 import { adopt, freeable, method } from "./instances.js";
 
 /** The steer's fields, each read once within its budget, the draft first. */
@@ -58,10 +59,16 @@ export class CodexhostSteering {
   steer(args, hooks) {
     return method(this, CodexhostSteering, "steer", { async: true, draft: fieldOf(args, "input") }, (engine) => {
       const record = readCall(args, fieldsOfSteer(), hooks);
-      const threadId = record.threadId;
-      const follower =
-        engine.streamRole && record.refused === undefined && typeof threadId === "string" ? isFollower(engine.streamRole, threadId) : undefined;
-      const input = { do: "steer", now: now(), freshId: randomId(), follower, timeoutMs: record.timeoutMs, refused: record.refused };
+      const input = {
+        do: "steer",
+        now: now(),
+        freshId: randomId(),
+        // A call the front door could not read is refused whole: no app code is run for it.
+        role: record.refused === undefined ? roleOf(engine.streamRole, record.threadId) : undefined,
+        reconcileHook: record.hooks.reconcile !== undefined,
+        timeoutMs: record.timeoutMs,
+        refused: record.refused,
+      };
       return engine.submit(input, record.text, record, record.input);
     });
   }

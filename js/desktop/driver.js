@@ -249,7 +249,7 @@ export class Driver {
     const thread = own(read, "decision");
     if (thread === undefined) return undefined;
     const delivery = field(value, "delivery");
-    return { delivery: typeof delivery === "string" ? delivery : "", hostDeduplicates: field(value, "hostDeduplicates") === true, follower: this.hook.isFollower(thread) };
+    return { delivery: typeof delivery === "string" ? delivery : "", hostDeduplicates: field(value, "hostDeduplicates") === true, role: this.hook.roleOf(thread) };
   }
 
   /** Settles op `op`'s promises as the engine says, and lets its values go. */

@@ -13,11 +13,11 @@
 // on a layer between the manager and its own prototype, and dispose()
 // restores the chain exactly.
 import { CodexhostSteering, engineOf } from "../api/codexhost.js";
-import { isFollower } from "../driver/engine.js";
 import { own } from "../driver/fields.js";
 import { describedId, readOptions } from "../driver/front-door.js";
 import { limits, ready, step } from "../driver/module.js";
 import { now } from "../driver/clock.js";
+import { roleOf } from "../driver/stream-role.js";
 import { attempt, describe, field, HOOK_MARK, id, method, randomId, report } from "./safety.js";
 import { Driver } from "./driver.js";
 import { DesktopSteering } from "./handle.js";
@@ -57,7 +57,7 @@ export function installDesktopSteering(manager, options) {
   });
   const hook = new Hook(manager, originalSteer, originalSend, decider, values.onReconcile);
   // `recover()` leaves the records of threads whose stream this window follows to their owner.
-  engineOf(decider).streamRole = (threadId) => (hook.isFollower(threadId) ? "follower" : "owner");
+  engineOf(decider).streamRole = hook.streamRole;
   try {
     hook.install();
   } catch (refused) {
@@ -77,6 +77,11 @@ class Hook {
     this.core = this.driver.core;
     /** Marks of hooks disposed on this manager before this one whose routes are still open. */
     this.below = [];
+    /** The desktop's `getStreamRole(threadId)` as it answers (undefined without one); may throw. */
+    this.streamRole = (threadId) => {
+      const getRole = method(this.manager, "getStreamRole");
+      return getRole === undefined ? undefined : Reflect.apply(getRole, this.manager, [threadId]);
+    };
   }
 
   /** Puts the wrappers on a private layer between the manager and its prototype. */
@@ -200,9 +205,9 @@ class Hook {
     return undefined;
   }
 
-  isFollower(threadId) {
-    const getRole = method(this.manager, "getStreamRole");
-    return getRole !== undefined && isFollower((thread) => Reflect.apply(getRole, this.manager, [thread]), threadId);
+  /** What the desktop's `getStreamRole(threadId)` answered, for the engine to read (`roleOf`); never throws. */
+  roleOf(threadId) {
+    return roleOf(this.streamRole, threadId);
   }
 
   coordinator() {
@@ -232,7 +237,7 @@ class Hook {
           op: "steer",
           now: now(),
           input: this.driver.identity(args[1]),
-          follower: text !== undefined && this.isFollower(threadId),
+          role: this.roleOf(threadId),
           threadId,
           text,
           argumentId: id(args[5]),

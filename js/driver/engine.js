@@ -5,13 +5,14 @@
 // and keeps the one timer at the engine's next deadline. It decides
 // nothing: every rule is in the Rust core.
 import { callHost } from "./host.js";
-import { fieldOf, own } from "./fields.js";
+import { own } from "./fields.js";
 import { callHook } from "./front-door.js";
 import { isStopped, limits, owe, step } from "./module.js";
 import { Journal } from "./journal.js";
 import { now, wallNow } from "./clock.js";
 import { report } from "./report.js";
 import { steeringError } from "./steering-error.js";
+import { roleOf } from "./stream-role.js";
 import { carrySteps } from "./steps.js";
 import { Timer } from "./timer.js";
 
@@ -53,22 +54,8 @@ export function recover(engine) {
   const entries = engine.journalEntries(own(listing, "prefix"));
   const read = engine.run({ do: "recoverRead", now: now(), wall: wallNow() }, JSON.stringify(entries));
   const threads = own(own(read, "value"), "threads") ?? [];
-  const followers = threads.filter((thread) => isFollower(engine.streamRole, thread));
-  return engine.submit({ do: "recover", now: now(), followers });
-}
-
-/**
- * True when the app's `streamRole(key)` says `follower` (`"follower"` or
- * `{ role: "follower" }`); no callback, or one that throws, reads as "not
- * a follower".
- */
-export function isFollower(streamRole, key) {
-  try {
-    const role = streamRole(key);
-    return role === "follower" || fieldOf(role, "role") === "follower";
-  } catch {
-    return false;
-  }
+  const roles = threads.map((thread) => [thread, roleOf(engine.streamRole, thread) ?? null]);
+  return engine.submit({ do: "recover", now: now(), roles });
 }
 
 export class Engine {
@@ -151,8 +138,8 @@ export class Engine {
     const options = message ? this.records.get(op)?.requestOptions : undefined;
     callHost(this.request, method, params, options, (settled, payload) => {
       if (this.closed) return; // freed meanwhile: the answer is dropped
-      const follower = key !== undefined && this.streamRole ? isFollower(this.streamRole, key) : undefined;
-      const input = { do: "answer", id, now: now(), how: settled.how, words: settled.words, rejection: settled.rejection, follower };
+      const role = roleOf(this.streamRole, key);
+      const input = { do: "answer", id, now: now(), how: settled.how, words: settled.words, rejection: settled.rejection, role };
       this.safely(input, payload);
     });
   }

@@ -173,17 +173,13 @@ function runHook(record, name, count, first, second) {
 }
 
 /**
- * Runs a call record's UI hook: `present(shown)`, `retract()`,
- * `accepted(shown)`, `unconfirmed(shown)` or `reconcile(from, to)`; without a `reconcile` hook,
- * `retract()` then `present(to)`. A missing hook does nothing; a throwing
- * one is reported. Never throws.
+ * Runs a call record's UI hook as the engine names it: `present(shown)`,
+ * `retract()`, `accepted(shown)`, `unconfirmed(shown)` or `reconcile(from,
+ * to)` (asked only of a caller who gave one). A missing hook does nothing;
+ * a throwing one is reported. Never throws.
  */
 export function callHook(record, name, first, second) {
   if (name === "retract") runHook(record, "retract", 0);
-  else if (name !== "reconcile") runHook(record, name, 1, first);
-  else if (record !== undefined && typeof record.hooks.reconcile === "function") runHook(record, "reconcile", 2, first, second);
-  else {
-    runHook(record, "retract", 0);
-    runHook(record, "present", 1, second);
-  }
+  else if (name === "reconcile") runHook(record, "reconcile", 2, first, second);
+  else runHook(record, name, 1, first);
 }

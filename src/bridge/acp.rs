@@ -155,6 +155,8 @@ impl Session {
     #[cfg_attr(feature = "size-first", optimize(size))]
     fn apply(&mut self, input: Input, payload: String) -> Result<Output, SteeringError> {
         let engine = &mut self.engine;
+        // The journal's prefix while it is on: what recovery lists and reads.
+        let journal_on = self.journal.as_deref().filter(|_| engine.journal_on());
         let now = self.clock.reading(input.now());
         let none = Output::default();
         let session = || id(&input.session_id, "sessionId");
@@ -242,8 +244,8 @@ impl Session {
                 none
             }
             "liveState" => Output::value(&engine.live_state()),
-            "recoverList" => listing(self.journal.as_deref().filter(|_| engine.journal_on())),
-            "recoverRead" => self.pending.read(self.journal.as_deref().filter(|_| engine.journal_on()), &input, &payload),
+            "recoverList" => listing(journal_on),
+            "recoverRead" => self.pending.read(journal_on, &input, &payload),
             "recover" => submitted(Ok(engine.recover(self.pending.take(), now))),
             "forget" => {
                 engine.forget(&id(&input.message_id, "messageId")?);

@@ -9,6 +9,7 @@ use super::journal::{listing, Pending};
 use super::options::journal_prefix;
 use super::options::OptionsRead;
 use super::output::Output;
+use super::role::role_follows;
 use super::unknown;
 use crate::core::codexhost::{CodexhostEngine, SteerRequest};
 use crate::core::content::MAX_DRAFT_BYTES;
@@ -106,9 +107,10 @@ impl Session {
                         if request.client_user_message_id.is_none() {
                             request.client_user_message_id = Some(self.fresh(input.fresh_id, now));
                         }
-                        if let Some(follower) = input.follower {
+                        if let Some(follower) = role_follows(input.role.as_ref()) {
                             self.engine.set_follower(&request.thread_id, follower);
                         }
+                        request.reconciles = input.reconcile_hook;
                         match self.engine.steer(request, now) {
                             Ok(submitted) => Output::value(&Op { op: submitted.op().0 }),
                             Err(error) => Output::failed(&error),
@@ -119,7 +121,7 @@ impl Session {
             "answer" => {
                 let now = self.clock.reading(input.now());
                 let id = RequestId(input.id);
-                if let Some(follower) = input.follower {
+                if let Some(follower) = role_follows(input.role.as_ref()) {
                     if let Some(thread) = self.engine.thread_of(id).map(String::from) {
                         self.engine.set_follower(&thread, follower);
                     }
@@ -148,8 +150,10 @@ impl Session {
             }
             "recover" => {
                 let now = self.clock.reading(input.now());
-                for thread in &input.followers {
-                    self.engine.set_follower(thread, true);
+                for (thread, role) in &input.roles {
+                    if role_follows(role.as_ref()) == Some(true) {
+                        self.engine.set_follower(thread, true);
+                    }
                 }
                 Output::value(&Op { op: self.engine.recover(self.pending.take(), now).0 })
             }

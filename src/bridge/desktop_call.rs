@@ -7,6 +7,7 @@ use serde::Deserialize;
 
 use super::described::Described;
 use super::desktop::Rejection;
+use super::role::RoleRead;
 
 /// Which input it is.
 ///
@@ -19,7 +20,7 @@ use super::desktop::Rejection;
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub enum DesktopOp {
-    /// The wrapped `steerTurn` was called: `now`, `input`, `follower`,
+    /// The wrapped `steerTurn` was called: `now`, `input`, `role`,
     /// `threadId`, `text`, `argumentId`, `restoreId`, `toolOutput`,
     /// `contextIsObject`, `startTurn`, `freshId`.
     Steer,
@@ -53,8 +54,8 @@ pub struct Facts {
     delivery: Option<String>,
     /// `hostDeduplicates === true`.
     host_deduplicates: bool,
-    /// The window follows the thread's stream, read again.
-    follower: bool,
+    /// What `getStreamRole` answered for the thread, read again.
+    role: Option<RoleRead>,
     /// `turnId` (or the turn id read), a string of bounded length.
     turn_id: Option<String>,
     /// The value is `undefined` or `null`.
@@ -81,7 +82,7 @@ impl Facts {
         crate::core::desktop::ValueFacts {
             delivery: self.delivery,
             host_deduplicates: self.host_deduplicates,
-            follower: self.follower,
+            follower: self.role.as_ref().is_some_and(RoleRead::follows),
             turn_id: self.turn_id,
             absent: self.absent,
             yes: self.yes,
@@ -114,9 +115,9 @@ pub struct DesktopCall {
     /// The draft's identity number (0: not an object).
     #[serde(default)]
     pub input: u64,
-    /// The window follows the thread's stream.
+    /// What `getStreamRole` answered for the thread.
     #[serde(default)]
-    pub follower: bool,
+    pub role: Option<RoleRead>,
     /// The thread.
     #[serde(default)]
     pub thread_id: Option<String>,
@@ -187,7 +188,7 @@ impl DesktopCall {
             argument_id: self.argument_id,
             restore_id: self.restore_id,
             input: self.input,
-            follower: self.follower,
+            follower: self.role.as_ref().is_some_and(RoleRead::follows),
             tool_output: self.tool_output,
             context_is_object: self.context_is_object,
             start_turn: self.start_turn,

@@ -9,6 +9,7 @@ use super::described::Described;
 #[cfg(feature = "desktop")]
 use super::desktop_call::DesktopCall;
 use super::options::OptionsRead;
+use super::role::RoleRead;
 use crate::core::RejectionFacts;
 
 /// What happened, as the driver says it.
@@ -42,8 +43,10 @@ pub struct Input {
     pub timeout_ms: Described,
     /// A fresh random id ("" when the page has none).
     pub fresh_id: String,
-    /// The window's stream role for the thread, when asked.
-    pub follower: Option<bool>,
+    /// What `streamRole` answered for the thread, when asked.
+    pub role: Option<RoleRead>,
+    /// `steer`: the caller gave a `reconcile` hook.
+    pub reconcile_hook: bool,
     /// Why the front door could not read the payload's value.
     pub refused: Option<Refused>,
     /// A request id (an answer).
@@ -73,8 +76,9 @@ pub struct Input {
     pub detail: String,
     /// The wall clock (`Date.now()`), which journal records are dated by.
     wall: Option<f64>,
-    /// `recover`: the threads whose stream this window follows.
-    pub followers: Vec<String>,
+    /// `recover`: each thread the journal named, and what `streamRole`
+    /// answered for it.
+    pub roles: Vec<(String, Option<RoleRead>)>,
     /// The desktop's follow-up queue: `[id, pauseReason, ...]`, described
     /// (`null`: it could not be read).
     pub follow_ups: Option<Vec<Described>>,

@@ -50,7 +50,8 @@ pub enum Step {
         /// The path that took it.
         shown: &'static str,
     },
-    /// `reconcile(from, to)` (without it: `retract()` then `present(to)`).
+    /// `reconcile(from, to)`: asked only of a caller who gave that hook
+    /// (the others get `retract()` then `present(to)`).
     Reconcile {
         /// The submission.
         op: u64,

@@ -19,6 +19,8 @@
 //!   decision trace;
 //! - [`journal`]: the records that let a reloaded renderer learn what
 //!   became of a message whose outcome was unknown;
+//! - `stream_role`: what the app's `streamRole` answer means
+//!   ([`RoleFacts`]);
 //! - [`options`] and [`given`]: what each caller-given value takes, and
 //!   the words that refuse the rest.
 //!
@@ -45,6 +47,7 @@ pub mod options;
 mod rejection;
 mod requests;
 pub(crate) mod sorted_map;
+mod stream_role;
 pub mod timeouts;
 pub(crate) mod trace;
 
@@ -55,5 +58,6 @@ pub use json::{Json, ReadError};
 pub use json_rpc::{RequestId, RpcError};
 pub use rejection::{RejectionFacts, CLIENT_CODES};
 pub use requests::HostAnswer;
+pub use stream_role::RoleFacts;
 pub use timeouts::Timeouts;
 pub use trace::{ProbeAnswer, ProbeRecord, Trace};

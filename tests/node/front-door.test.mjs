@@ -234,12 +234,6 @@ test("a hook gets its arguments: present and unconfirmed one, retract none, reco
   assert.deepEqual(calls, [["present", "shown"], ["retract"], ["reconcile", "from", "to"], ["unconfirmed", "shown"]]);
 });
 
-test("without a reconcile hook, a reconcile is a retract then a present of the new form", () => {
-  const { record, calls } = loggedHooks(["present", "retract"]);
-  door.callHook(record, "reconcile", "from", "to");
-  assert.deepEqual(calls, [["retract"], ["present", "to"]]);
-});
-
 test("a missing record or hook does nothing; a throwing hook is reported, never thrown", () => {
   door.callHook(undefined, "present", "x");
   door.callHook(undefined, "reconcile", "a", "b");

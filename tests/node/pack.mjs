@@ -9,7 +9,7 @@ import { fileURLToPath, pathToFileURL } from "node:url";
 export const repo = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
 
 /** The driver's modules and the desktop hook's, as each entry ships them. */
-const DRIVER = ["clock", "engine", "fields", "front-door", "host", "journal", "json-text", "limits", "module", "random-id", "report", "steering-error", "steps", "timer"];
+const DRIVER = ["clock", "engine", "fields", "front-door", "host", "journal", "json-text", "limits", "module", "random-id", "report", "steering-error", "steps", "stream-role", "timer"];
 const HOOK = ["core", "driver", "handle", "hook", "safety"];
 
 /** The complete tarball: every file, nothing else (npm adds package.json). */

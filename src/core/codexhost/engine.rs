@@ -233,7 +233,7 @@ impl CodexhostEngine {
                     Ok((turn_id, delivery)) => {
                         op.trace.host_delivery = Some(delivery.as_str());
                         if delivery != shown {
-                            self.push(Action::Reconcile { op: op_id, from: shown.as_str(), to: delivery.as_str() });
+                            self.moved(op_id, &op, shown, delivery);
                         }
                         let outcome = SteerOutcome { turn_id, delivery, presented: shown, trace: op.trace.clone() };
                         self.delivered(op_id, &op, outcome);
@@ -242,6 +242,17 @@ impl CodexhostEngine {
                     Err(failure) => self.fail(op_id, &op, failure, Some(shown.as_str())),
                 }
             }
+        }
+    }
+
+    /// The host delivered elsewhere than shown: one presentation, never two
+    /// (replaced in place when the caller can, else retracted and shown again).
+    fn moved(&mut self, op_id: OpId, op: &Op, shown: Delivery, delivery: Delivery) {
+        if op.steer.as_ref().is_some_and(|steer| steer.reconciles) {
+            self.push(Action::Reconcile { op: op_id, from: shown.as_str(), to: delivery.as_str() });
+        } else {
+            self.push(Action::Retract { op: op_id });
+            self.push(Action::Present { op: op_id, presentation: delivery.as_str() });
         }
     }
 

@@ -39,6 +39,11 @@ pub struct SteerRequest {
     /// The steer's bound, when the caller's request options set one.
     #[serde(skip)]
     pub steer_timeout_ms: Option<u64>,
+    /// The caller shows a changed delivery in place (`reconcile(from, to)`);
+    /// without that, a delivery other than the one shown is retracted and
+    /// presented again where it went.
+    #[serde(skip)]
+    pub reconciles: bool,
 }
 
 impl SteerRequest {
@@ -58,6 +63,7 @@ impl SteerRequest {
             additional_context: None,
             responsesapi_client_metadata: None,
             steer_timeout_ms: None,
+            reconciles: false,
         }
     }
 
