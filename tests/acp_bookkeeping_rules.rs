@@ -4,10 +4,11 @@
 
 mod common;
 
-use common::run;
+use common::acp::handoff_agent;
+use common::{done, run};
 use renderer_steering::core::acp::{AcpEngine, AcpOutcome};
 use renderer_steering::core::HostAnswer;
-use renderer_steering::core::{Action, OpId, RpcError, SteeringError, Timeouts, Trace};
+use renderer_steering::core::{RpcError, Timeouts, Trace};
 use serde_json::{json, Value};
 
 fn text(t: &str) -> Vec<Value> {
@@ -22,13 +23,6 @@ fn engine(init: Value, handoff: bool) -> AcpEngine {
 
 fn inject_agent() -> AcpEngine {
     engine(json!({ "agentCapabilities": { "session": { "inject": { "modes": ["steer"] } } } }), false)
-}
-
-fn done(log: &common::Log<AcpOutcome>, op: OpId) -> Option<Result<AcpOutcome, SteeringError>> {
-    match log.completion(op) {
-        Some(Action::Complete { result, .. }) => Some(result.clone()),
-        _ => None,
-    }
 }
 
 fn answer(v: Value) -> impl FnMut(&str, &Value) -> Option<HostAnswer> {
@@ -122,10 +116,6 @@ fn a_steer_dropped_with_its_session_leaves_no_deadline_behind() {
     e.handle_timeout(10_000);
     e.handle_answer(sent.sent[0].id, HostAnswer::Result(json!({ "outcome": "injected" }).into()), 0);
     assert!(run(&mut e, 0, |_, _| None).actions.is_empty());
-}
-
-fn handoff_agent() -> AcpEngine {
-    engine(json!({ "agentCapabilities": { "_meta": { "claudeCode": { "promptQueueing": true } } } }), true)
 }
 
 #[test]

@@ -8,6 +8,7 @@
 
 mod common;
 
+use common::acp::ext_agent;
 use common::{acp_engine as engine, done, run, silent, text};
 use renderer_steering::core::acp::{AcpEngine, AcpOutcome, InputMode};
 use renderer_steering::core::{Action, HostAnswer, RpcError};
@@ -15,10 +16,6 @@ use serde_json::json;
 
 fn claude() -> AcpEngine {
     engine(json!({ "agentCapabilities": { "_meta": { "claudeCode": { "promptQueueing": true } } } }), true)
-}
-
-fn ext_agent() -> AcpEngine {
-    engine(json!({ "_meta": { "steering": { "supported": true } }, "agentCapabilities": {} }), false)
 }
 
 fn changed_modes(actions: &[Action<AcpOutcome>], key: &str) -> Vec<InputMode> {

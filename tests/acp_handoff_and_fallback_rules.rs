@@ -1,24 +1,18 @@
 //! The ACP edges the spec leaves open, each decided with the real agents' behaviour
 //! (`tests/agents/`): handoff answer order, fold evidence, `-32601` falling to
-//! the next advertised path, a cancelled turn, and unowned turns ending.
+//! the next advertised path, a cancelled turn, and unowned turns ending;
+//! and the handoff's own rules: off unless asked, and one at a time.
 #![cfg(not(target_arch = "wasm32"))]
 
 mod common;
 
-use common::run;
-use renderer_steering::core::acp::{AcpEngine, AcpOutcome, InputMode, SteerPath};
+// claude-agent-acp 0.23.1's advertisement, with the handoff allowed.
+use common::acp::handoff_agent as claude;
+use common::{acp_engine as engine, done, run, silent, text};
+use renderer_steering::core::acp::{AcpOutcome, InputMode, SteerPath};
 use renderer_steering::core::HostAnswer;
 use renderer_steering::core::RpcError;
 use serde_json::json;
-
-use common::{acp_engine as engine, text};
-
-/// claude-agent-acp 0.23.1's advertisement, with the handoff allowed.
-fn claude() -> AcpEngine {
-    engine(json!({ "agentCapabilities": { "_meta": { "claudeCode": { "promptQueueing": true } } } }), true)
-}
-
-use common::{done, silent};
 
 fn not_found() -> Option<HostAnswer> {
     Some(HostAnswer::Error(RpcError::new(-32601, "Method not found")))
@@ -234,4 +228,61 @@ fn closed_sessions_are_remembered_up_to_a_bound_and_not_counted_as_live_state() 
     assert_ne!(e.composer("s0000").mode, InputMode::Unavailable, "the oldest past 1,024 is forgotten");
     e.session_replaced("s1099");
     assert_ne!(e.composer("s1099").mode, InputMode::Unavailable, "a session loaded again takes input");
+}
+
+#[test]
+fn handoff_is_off_by_default() {
+    let mut e = engine(json!({ "agentCapabilities": { "_meta": { "claudeCode": { "promptQueueing": true } } } }), false);
+    e.prompt_sent("s");
+    e.send("s", text("x"), 0).unwrap();
+    assert!(run(&mut e, 0, silent).sent.is_empty(), "queued, not handed off");
+}
+
+#[test]
+fn handoff_folded_supersedes_the_early_answer() {
+    let mut e = claude();
+    e.prompt_sent("s");
+    let op = e.send("s", text("x"), 0).unwrap();
+    let log = run(&mut e, 0, silent);
+    assert_eq!(log.methods(), ["session/prompt"]);
+    assert_eq!(log.sent[0].timeout_ms, None);
+    let verdict = e.prompt_answered("s", &json!({ "stopReason": "end_turn", "usage": { "inputTokens": 0, "outputTokens": 0 } }).into(), 0);
+    assert!(verdict.superseded, "the early answer is not the turn's answer");
+    assert_eq!(e.composer("s").mode, InputMode::Queue, "still running (the steer prompt is open); the next message waits behind it");
+    e.handle_answer(log.sent[0].id, HostAnswer::Result(json!({ "stopReason": "end_turn" }).into()), 0);
+    let log = run(&mut e, 0, silent);
+    assert!(matches!(done(&log, op), Some(Ok(AcpOutcome::HandedOff { handoff: "folded", .. }))));
+    assert_eq!(e.composer("s").mode, InputMode::Idle);
+}
+
+#[test]
+fn handoff_deferred_gets_both_answers_in_order() {
+    let mut e = claude();
+    e.prompt_sent("s");
+    let op = e.send("s", text("x"), 0).unwrap();
+    let log = run(&mut e, 0, silent);
+    let verdict = e.prompt_answered("s", &json!({ "stopReason": "end_turn", "usage": { "outputTokens": 420 } }).into(), 0);
+    assert!(!verdict.superseded);
+    e.handle_answer(log.sent[0].id, HostAnswer::Result(json!({ "stopReason": "end_turn" }).into()), 0);
+    let log = run(&mut e, 0, silent);
+    assert!(matches!(done(&log, op), Some(Ok(AcpOutcome::HandedOff { handoff: "deferred", .. }))));
+}
+
+#[test]
+fn handoff_admits_only_with_no_queue_and_no_steer_in_flight() {
+    let mut e = claude();
+    e.prompt_sent("s");
+    e.send("s", text("a"), 0).unwrap();
+    let first = run(&mut e, 0, silent);
+    e.send("s", text("b"), 0).unwrap();
+    assert!(run(&mut e, 0, silent).sent.is_empty());
+    e.handle_answer(first.sent[0].id, HostAnswer::Result(json!({ "stopReason": "end_turn" }).into()), 0);
+    // "a" answered first: the app's prompt will be superseded. One handoff per
+    // turn at a time, so "b" waits for that answer (a second handoff would
+    // overwrite what the first one settled) and then starts a turn.
+    assert!(run(&mut e, 0, silent).sent.is_empty());
+    assert!(e.prompt_answered("s", &json!({ "stopReason": "end_turn" }).into(), 0).superseded);
+    let next = run(&mut e, 0, silent);
+    assert_eq!(next.methods(), ["session/prompt"]);
+    assert_eq!(next.sent[0].params["prompt"], json!(text("b")));
 }

@@ -1,42 +1,16 @@
-//! Every rule and table row of the ACP steering spec, natively.
+//! The ACP steering spec's rules and table rows, natively: the path chosen
+//! from `initialize`, prompts, the extension, the queue, the handoff, the
+//! bounds (`session/inject`: `acp_inject_rules.rs`).
 #![cfg(not(target_arch = "wasm32"))]
 
 mod common;
 
-use common::run;
+use common::acp::{ext_agent, handoff_agent, queue_agent, rpc, EXT};
+use common::{acp_engine as engine, done, run, silent, text};
 use renderer_steering::core::acp::{AcpEngine, AcpOutcome, Capabilities, InputMode, SteerPath};
 use renderer_steering::core::HostAnswer;
-use renderer_steering::core::{Action, RpcError, Timeouts};
+use renderer_steering::core::{Action, Timeouts};
 use serde_json::json;
-
-const EXT: &str = "_session/steering";
-
-use common::{acp_engine as engine, text};
-
-fn ext_agent() -> AcpEngine {
-    engine(json!({ "_meta": { "steering": { "supported": true } }, "agentCapabilities": {} }), false)
-}
-
-fn inject_agent(replace: bool) -> AcpEngine {
-    engine(
-        json!({ "agentCapabilities": { "session": { "inject": { "modes": ["queue", "steer"], "pending": { "replace": replace } } } } }),
-        false,
-    )
-}
-
-fn handoff_agent() -> AcpEngine {
-    engine(json!({ "agentCapabilities": { "_meta": { "claudeCode": { "promptQueueing": true } } } }), true)
-}
-
-fn queue_agent() -> AcpEngine {
-    engine(json!({ "agentCapabilities": {} }), false)
-}
-
-use common::{done, silent};
-
-fn rpc(code: i64, reason: Option<&str>) -> HostAnswer {
-    HostAnswer::Error(RpcError { code, message: "err".into(), data: reason.map(|r| json!({ "reason": r }).into()) })
-}
 
 #[test]
 fn the_path_is_chosen_from_initialize_in_order_and_gated_strictly() {
@@ -201,96 +175,6 @@ fn method_not_found_turns_steering_off_and_queues_the_message() {
 }
 
 #[test]
-fn inject_steers_and_the_user_message_echo_marks_it_delivered() {
-    let mut e = inject_agent(false);
-    e.prompt_sent("s");
-    let op = e.send("s", text("x"), 0).unwrap();
-    let log = run(&mut e, 0, |_, _| Some(HostAnswer::Result(json!({ "messageId": "m1" }).into())));
-    assert_eq!(log.sent[0].method, "session/inject");
-    assert_eq!(log.sent[0].params, json!({ "sessionId": "s", "mode": "steer", "content": text("x") }));
-    assert!(matches!(done(&log, op), Some(Ok(AcpOutcome::Injected { message_id: Some(ref m), .. })) if m == "m1"));
-    assert_eq!(e.composer("s").pending_injects, ["m1"]);
-    e.update("s", &json!({ "sessionUpdate": "user_message", "messageId": "other" }).into(), 0);
-    assert_eq!(e.composer("s").pending_injects, ["m1"]);
-    e.update("s", &json!({ "sessionUpdate": "user_message", "messageId": "m1", "content": text("x") }).into(), 0);
-    assert!(e.composer("s").pending_injects.is_empty());
-}
-
-#[test]
-fn inject_no_running_turn_becomes_a_prompt_other_reasons_propagate() {
-    let mut e = inject_agent(false);
-    e.prompt_sent("s");
-    let op = e.send("s", text("x"), 0).unwrap();
-    run(&mut e, 0, |_, _| Some(rpc(-32010, Some("no_running_turn"))));
-    e.prompt_answered("s", &json!({ "stopReason": "end_turn" }).into(), 0);
-    let log = run(&mut e, 0, |_, _| Some(HostAnswer::Result(json!({ "stopReason": "end_turn" }).into())));
-    assert_eq!(log.methods(), ["session/prompt"]);
-    assert!(matches!(done(&log, op), Some(Ok(AcpOutcome::Prompted { .. }))));
-
-    let mut e = inject_agent(false);
-    e.prompt_sent("s");
-    let op = e.send("s", text("x"), 0).unwrap();
-    let log = run(&mut e, 0, |_, _| Some(rpc(-32010, Some("already_delivered"))));
-    assert_eq!(done(&log, op).unwrap().unwrap_err().failure.code(), Some(-32010));
-}
-
-fn injected(e: &mut AcpEngine, id: &'static str, words: &str) {
-    e.send("s", text(words), 0).unwrap();
-    run(e, 0, move |_, _| Some(HostAnswer::Result(json!({ "messageId": id }).into())));
-}
-
-#[test]
-fn a_pending_inject_can_be_revoked_and_its_words_come_back() {
-    let mut e = inject_agent(false);
-    e.prompt_sent("s");
-    injected(&mut e, "m1", "oops");
-    let op = e.revoke("s", "m1", 0).unwrap();
-    let log = run(&mut e, 0, |_, _| Some(HostAnswer::Result(json!({}).into())));
-    assert_eq!(log.sent[0].method, "session/revoke_inject");
-    assert_eq!(log.sent[0].params, json!({ "sessionId": "s", "messageId": "m1" }));
-    assert!(matches!(done(&log, op), Some(Ok(AcpOutcome::Revoked { ref draft, .. })) if *draft == text("oops")));
-    assert!(e.composer("s").pending_injects.is_empty());
-}
-
-#[test]
-fn revoking_a_delivered_or_unknown_inject_fails_with_the_agents_code() {
-    for (code, reason) in [(-32010, "already_delivered"), (-32002, "unknown_message_id")] {
-        let mut e = inject_agent(false);
-        e.prompt_sent("s");
-        injected(&mut e, "m1", "x");
-        let op = e.revoke("s", "m1", 0).unwrap();
-        let log = run(&mut e, 0, move |_, _| Some(rpc(code, Some(reason))));
-        let error = done(&log, op).unwrap().unwrap_err();
-        assert_eq!(error.failure.code(), Some(code));
-        assert_eq!(error.failure.data().unwrap(), &json!({ "reason": reason }));
-        assert!(e.composer("s").pending_injects.is_empty());
-    }
-}
-
-#[test]
-fn replace_only_when_the_agent_allows_it() {
-    let mut e = inject_agent(false);
-    e.prompt_sent("s");
-    injected(&mut e, "m1", "x");
-    let error = e.replace("s", "m1", text("y"), 0).unwrap_err();
-    assert!(error.failure.message().contains("replace_not_supported"));
-    assert_eq!(error.draft, text("y"));
-    assert!(run(&mut e, 0, silent).sent.is_empty());
-
-    let mut e = inject_agent(true);
-    e.prompt_sent("s");
-    injected(&mut e, "m1", "x");
-    let op = e.replace("s", "m1", text("y"), 0).unwrap();
-    let log = run(&mut e, 0, |_, _| Some(HostAnswer::Result(json!({ "messageId": "m2" }).into())));
-    assert_eq!(log.sent[0].method, "session/replace_inject");
-    assert_eq!(log.sent[0].params, json!({ "sessionId": "s", "messageId": "m1", "content": text("y") }));
-    assert!(
-        matches!(done(&log, op), Some(Ok(AcpOutcome::Replaced { ref message_id, ref previous_message_id })) if message_id == "m2" && previous_message_id == "m1")
-    );
-    assert_eq!(e.composer("s").pending_injects, ["m2"]);
-}
-
-#[test]
 fn steers_are_fifo_one_in_flight_and_never_overtake_the_queue() {
     let mut e = ext_agent();
     e.prompt_sent("s");
@@ -328,63 +212,6 @@ fn images_are_refused_unless_the_agent_takes_them() {
         false,
     );
     assert!(e.send("s", image, 0).is_ok());
-}
-
-#[test]
-fn handoff_is_off_by_default() {
-    let mut e = engine(json!({ "agentCapabilities": { "_meta": { "claudeCode": { "promptQueueing": true } } } }), false);
-    e.prompt_sent("s");
-    e.send("s", text("x"), 0).unwrap();
-    assert!(run(&mut e, 0, silent).sent.is_empty(), "queued, not handed off");
-}
-
-#[test]
-fn handoff_folded_supersedes_the_early_answer() {
-    let mut e = handoff_agent();
-    e.prompt_sent("s");
-    let op = e.send("s", text("x"), 0).unwrap();
-    let log = run(&mut e, 0, silent);
-    assert_eq!(log.methods(), ["session/prompt"]);
-    assert_eq!(log.sent[0].timeout_ms, None);
-    let verdict = e.prompt_answered("s", &json!({ "stopReason": "end_turn", "usage": { "inputTokens": 0, "outputTokens": 0 } }).into(), 0);
-    assert!(verdict.superseded, "the early answer is not the turn's answer");
-    assert_eq!(e.composer("s").mode, InputMode::Queue, "still running (the steer prompt is open); the next message waits behind it");
-    e.handle_answer(log.sent[0].id, HostAnswer::Result(json!({ "stopReason": "end_turn" }).into()), 0);
-    let log = run(&mut e, 0, silent);
-    assert!(matches!(done(&log, op), Some(Ok(AcpOutcome::HandedOff { handoff: "folded", .. }))));
-    assert_eq!(e.composer("s").mode, InputMode::Idle);
-}
-
-#[test]
-fn handoff_deferred_gets_both_answers_in_order() {
-    let mut e = handoff_agent();
-    e.prompt_sent("s");
-    let op = e.send("s", text("x"), 0).unwrap();
-    let log = run(&mut e, 0, silent);
-    let verdict = e.prompt_answered("s", &json!({ "stopReason": "end_turn", "usage": { "outputTokens": 420 } }).into(), 0);
-    assert!(!verdict.superseded);
-    e.handle_answer(log.sent[0].id, HostAnswer::Result(json!({ "stopReason": "end_turn" }).into()), 0);
-    let log = run(&mut e, 0, silent);
-    assert!(matches!(done(&log, op), Some(Ok(AcpOutcome::HandedOff { handoff: "deferred", .. }))));
-}
-
-#[test]
-fn handoff_admits_only_with_no_queue_and_no_steer_in_flight() {
-    let mut e = handoff_agent();
-    e.prompt_sent("s");
-    e.send("s", text("a"), 0).unwrap();
-    let first = run(&mut e, 0, silent);
-    e.send("s", text("b"), 0).unwrap();
-    assert!(run(&mut e, 0, silent).sent.is_empty());
-    e.handle_answer(first.sent[0].id, HostAnswer::Result(json!({ "stopReason": "end_turn" }).into()), 0);
-    // "a" answered first: the app's prompt will be superseded. One handoff per
-    // turn at a time, so "b" waits for that answer (a second handoff would
-    // overwrite what the first one settled) and then starts a turn.
-    assert!(run(&mut e, 0, silent).sent.is_empty());
-    assert!(e.prompt_answered("s", &json!({ "stopReason": "end_turn" }).into(), 0).superseded);
-    let next = run(&mut e, 0, silent);
-    assert_eq!(next.methods(), ["session/prompt"]);
-    assert_eq!(next.sent[0].params["prompt"], json!(text("b")));
 }
 
 #[test]

@@ -1,50 +1,16 @@
-//! Every rule of the codexhost steering spec, natively.
+//! The codexhost steering spec's rules of one steer, natively: the inspect, the
+//! delivery tags, the host's errors, one steer in flight, the bounds (the
+//! hosts that predate the inspect: `codexhost_fallback_rules.rs`).
 #![cfg(not(target_arch = "wasm32"))]
 
 mod common;
 
+use common::codexhost::{engine, fresh, new_host, old_host, outcome, steer, stock_host};
 use common::{err, ok, run, unknown_variant};
-use renderer_steering::core::codexhost::{CodexhostEngine, CodexhostOutcome, SteerRequest, Submitted};
+use renderer_steering::core::codexhost::{CodexhostEngine, CodexhostOutcome, Submitted};
 use renderer_steering::core::HostAnswer;
-use renderer_steering::core::{Action, OpId, SteeringError, Timeouts};
+use renderer_steering::core::{Action, Timeouts};
 use serde_json::{json, Value};
-
-fn engine() -> CodexhostEngine {
-    CodexhostEngine::new(Timeouts::default())
-}
-
-fn steer(thread: &str, text: &str) -> SteerRequest {
-    let mut r = SteerRequest::text(thread, Some("turn-1"), text);
-    r.client_user_message_id = Some(format!("msg-{text}"));
-    r
-}
-
-/// A steer with a message id of its own (a new message each call: a
-/// delivered id is never sent again).
-fn fresh(thread: &str, text: &str) -> SteerRequest {
-    static NEXT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
-    let mut r = steer(thread, text);
-    r.client_user_message_id = Some(format!("msg-{}", NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed)));
-    r
-}
-
-fn outcome(log: &common::Log<CodexhostOutcome>, op: OpId) -> Result<renderer_steering::core::codexhost::SteerOutcome, SteeringError> {
-    match log.completion(op) {
-        Some(Action::Complete { result: Ok(CodexhostOutcome::Steered(o)), .. }) => Ok(o.clone()),
-        Some(Action::Complete { result: Err(e), .. }) => Err(e.clone()),
-        other => panic!("no steer completion: {other:?}"),
-    }
-}
-
-/// A new host: inspect answers `delivery`, steer answers with a turn id.
-fn new_host(delivery: &'static str) -> impl FnMut(&str, &Value) -> Option<HostAnswer> {
-    move |method, _| match method {
-        "codexhost/thread/steering/inspect" => ok(json!({ "delivery": delivery })),
-        "turn/steer" => ok(json!({ "turnId": "turn-1" })),
-        "turn/start" => ok(json!({ "turn": { "id": "turn-2", "status": "inProgress", "items": [] } })),
-        _ => err(-32601, "Method not found"),
-    }
-}
 
 #[test]
 fn inspect_carries_thread_and_joined_text() {
@@ -139,93 +105,6 @@ fn an_unconfirmed_turn_start_is_refused_without_a_request() {
     assert_eq!(error.failure.message(), "previous turn submission has not been confirmed yet");
     assert_eq!(error.draft, r.input);
     assert!(e.poll_action().is_none());
-}
-
-fn old_host(owner: &'static str) -> impl FnMut(&str, &Value) -> Option<HostAnswer> {
-    move |method, params| match method {
-        "codexhost/thread/ownership/list" => {
-            let id = params["threadIds"][0].clone();
-            ok(json!({ "threads": [{ "threadId": id, "owner": owner, "harnessId": "claude" }] }))
-        }
-        "turn/steer" => ok(json!({ "turnId": "turn-1" })),
-        _ => err(-32601, "Method not found"),
-    }
-}
-
-#[test]
-fn old_host_falls_back_to_ownership_list() {
-    for (owner, delivery) in [("external", "newTurn"), ("codex", "official")] {
-        let mut e = engine();
-        let op = e.steer(steer("t", "x"), 0).unwrap().op();
-        let log = run(&mut e, 0, old_host(owner));
-        assert_eq!(log.methods(), ["codexhost/thread/steering/inspect", "codexhost/thread/ownership/list", "turn/steer"]);
-        assert_eq!(log.sent[1].params, json!({ "threadIds": ["t"] }));
-        let o = outcome(&log, op).unwrap();
-        assert_eq!(o.delivery.as_str(), delivery);
-        assert_eq!(o.trace.path, Some("ownershipList"));
-        assert_eq!(o.trace.round_trips_before_steer, 2);
-    }
-}
-
-fn stock_host(provider: &'static str) -> impl FnMut(&str, &Value) -> Option<HostAnswer> {
-    move |method, params| match method {
-        "thread/read" => ok(json!({ "thread": { "id": params["threadId"], "modelProvider": provider, "cliVersion": "0.50.0" } })),
-        "turn/steer" => ok(json!({ "turnId": "turn-1" })),
-        other => unknown_variant(other),
-    }
-}
-
-#[test]
-fn stock_app_server_confirms_native_threads_with_thread_read() {
-    let mut e = engine();
-    let op = e.steer(steer("t", "x"), 0).unwrap().op();
-    let log = run(&mut e, 0, stock_host("openai"));
-    assert_eq!(log.methods()[..3], ["codexhost/thread/steering/inspect", "codexhost/thread/ownership/list", "thread/read"]);
-    assert_eq!(log.sent[2].params, json!({ "threadId": "t", "includeTurns": false }));
-    assert!(log.sent[3].params.get("codexhostSteerDelivery").is_none());
-    assert_eq!(outcome(&log, op).unwrap().delivery.as_str(), "official");
-}
-
-#[test]
-fn stock_app_server_refuses_threads_it_cannot_prove_native() {
-    let cases: [(&str, Value); 4] = [
-        ("codexhost provider", json!({ "thread": { "id": "t", "modelProvider": "codexhost", "cliVersion": "1" } })),
-        ("other id", json!({ "thread": { "id": "u", "modelProvider": "openai", "cliVersion": "1" } })),
-        ("empty version", json!({ "thread": { "id": "t", "modelProvider": "openai", "cliVersion": "" } })),
-        ("codexhost version", json!({ "thread": { "id": "t", "modelProvider": "openai", "cliVersion": "codexhost" } })),
-    ];
-    for (name, answer) in cases {
-        let mut e = engine();
-        let op = e.steer(steer("t", "x"), 0).unwrap().op();
-        let log = run(&mut e, 0, |m, _| if m == "thread/read" { ok(answer.clone()) } else { unknown_variant(m) });
-        let error = outcome(&log, op).unwrap_err();
-        assert_eq!(error.failure.message(), "cannot establish thread ownership", "{name}");
-        assert!(!log.methods().contains(&"turn/steer"), "{name}: no steer after a failed decision");
-        assert_eq!(error.draft, vec![json!({"type": "text", "text": "x"})]);
-    }
-}
-
-#[test]
-fn invalid_request_without_the_unknown_variant_text_is_not_unsupported() {
-    let mut e = engine();
-    let op = e.steer(steer("t", "x"), 0).unwrap().op();
-    let log = run(&mut e, 0, |_, _| err(-32600, "Invalid request: missing field `text`"));
-    assert_eq!(log.methods(), ["codexhost/thread/steering/inspect"]);
-    assert_eq!(outcome(&log, op).unwrap_err().failure.code(), Some(-32600));
-}
-
-#[test]
-fn unsupported_is_remembered_per_connection_until_replaced() {
-    let mut e = engine();
-    e.steer(steer("a", "x"), 0).unwrap();
-    run(&mut e, 0, stock_host("openai"));
-    e.steer(steer("b", "y"), 0).unwrap();
-    let second = run(&mut e, 0, stock_host("openai"));
-    assert_eq!(second.methods(), ["thread/read", "turn/steer"]);
-    e.connection_replaced();
-    e.steer(steer("c", "z"), 0).unwrap();
-    let third = run(&mut e, 0, stock_host("openai"));
-    assert_eq!(third.methods()[0], "codexhost/thread/steering/inspect");
 }
 
 const PROPAGATED: [i64; 10] = [-32602, -32072, -32073, -32074, -32076, -32077, -32079, -32080, -32081, -32000];
@@ -345,36 +224,6 @@ fn dispose_rejects_decisions_in_progress_and_sends_nothing_more() {
     assert_eq!(error.failure.message(), "disposed");
     assert_eq!(error.draft, vec![json!({"type": "text", "text": "x"})]);
     assert_eq!(e.steer(steer("t", "y"), 0).unwrap_err().failure.kind(), "disposed");
-}
-
-#[test]
-fn codex_owned_threads_are_never_probed_again_external_ones_inspect_every_time() {
-    let mut e = engine();
-    for _ in 0..2 {
-        e.steer(fresh("codex", "x"), 0).unwrap();
-        run(&mut e, 0, new_host("official"));
-    }
-    let op = e.steer(fresh("codex", "x"), 0).unwrap().op();
-    let log = run(&mut e, 0, new_host("official"));
-    assert_eq!(log.methods(), ["turn/steer"]);
-    let o = outcome(&log, op).unwrap();
-    assert_eq!((o.trace.round_trips_before_steer, o.trace.path), (0, Some("cachedOwner")));
-    for _ in 0..2 {
-        e.steer(fresh("ext", "x"), 0).unwrap();
-        let log = run(&mut e, 0, new_host("activeTurn"));
-        assert_eq!(log.methods(), ["codexhost/thread/steering/inspect", "turn/steer"]);
-    }
-}
-
-#[test]
-fn old_host_external_threads_need_no_probe_the_second_time() {
-    let mut e = engine();
-    e.steer(steer("t", "x"), 0).unwrap();
-    run(&mut e, 0, old_host("external"));
-    let op = e.steer(steer("t", "y"), 0).unwrap().op();
-    let log = run(&mut e, 0, old_host("external"));
-    assert_eq!(log.methods(), ["turn/steer"]);
-    assert_eq!(outcome(&log, op).unwrap().delivery.as_str(), "newTurn");
 }
 
 #[test]

@@ -1,6 +1,8 @@
 //! Test harness: runs an engine against a scripted host until it is quiet.
 #![allow(dead_code)]
 
+pub mod acp;
+pub mod codexhost;
 pub mod journal;
 
 use renderer_steering::core::acp::AcpEngine;
