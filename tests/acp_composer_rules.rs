@@ -8,15 +8,11 @@
 
 mod common;
 
-use common::acp::ext_agent;
+use common::acp::{ext_agent, handoff_agent as claude};
 use common::{acp_engine as engine, done, run, silent, text};
 use renderer_steering::core::acp::{AcpEngine, AcpOutcome, InputMode};
 use renderer_steering::core::{Action, HostAnswer, RpcError};
 use serde_json::json;
-
-fn claude() -> AcpEngine {
-    engine(json!({ "agentCapabilities": { "_meta": { "claudeCode": { "promptQueueing": true } } } }), true)
-}
 
 fn changed_modes(actions: &[Action<AcpOutcome>], key: &str) -> Vec<InputMode> {
     actions

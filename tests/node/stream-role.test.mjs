@@ -74,3 +74,16 @@ test("a role polluted onto Object.prototype makes no window a follower", async (
     delete Object.prototype.role;
   }
 });
+
+test("a callback that throws after a follower's answer gives the thread back: a throw is an answer, the owner's", async () => {
+  const { request, calls } = host();
+  let answer = () => "follower";
+  const steering = new api.CodexhostSteering({ request, streamRole: () => answer() });
+  assert.equal(await steering.steer(steerArgs()).catch((error) => error.kind), "follower");
+  answer = () => {
+    throw new Error("role unknown");
+  };
+  assert.equal((await steering.steer(steerArgs())).turnId, "turn-1");
+  assert.deepEqual(calls, ["codexhost/thread/steering/inspect", "turn/steer"]);
+  steering.free();
+});
