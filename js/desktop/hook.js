@@ -237,7 +237,8 @@ class Hook {
           op: "steer",
           now: now(),
           input: this.driver.identity(args[1]),
-          role: this.roleOf(threadId),
+          // A steer the hook does not take (no text) runs no more of the desktop's code.
+          role: text === undefined ? undefined : this.roleOf(threadId),
           threadId,
           text,
           argumentId: id(args[5]),
