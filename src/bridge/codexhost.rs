@@ -9,7 +9,7 @@ use super::journal::{listing, Pending};
 use super::options::journal_prefix;
 use super::options::OptionsRead;
 use super::output::Output;
-use super::role::role_follows;
+use super::role::RoleRead;
 use super::unknown;
 use crate::core::codexhost::{CodexhostEngine, SteerRequest};
 use crate::core::content::MAX_DRAFT_BYTES;
@@ -107,7 +107,7 @@ impl Session {
                         if request.client_user_message_id.is_none() {
                             request.client_user_message_id = Some(self.fresh(input.fresh_id, now));
                         }
-                        if let Some(follower) = role_follows(input.role.as_ref()) {
+                        if let Some(follower) = input.role.as_ref().map(RoleRead::follows) {
                             self.engine.set_follower(&request.thread_id, follower);
                         }
                         request.reconciles = input.reconcile_hook;
@@ -121,7 +121,7 @@ impl Session {
             "answer" => {
                 let now = self.clock.reading(input.now());
                 let id = RequestId(input.id);
-                if let Some(follower) = role_follows(input.role.as_ref()) {
+                if let Some(follower) = input.role.as_ref().map(RoleRead::follows) {
                     if let Some(thread) = self.engine.thread_of(id).map(String::from) {
                         self.engine.set_follower(&thread, follower);
                     }
@@ -151,7 +151,7 @@ impl Session {
             "recover" => {
                 let now = self.clock.reading(input.now());
                 for (thread, role) in &input.roles {
-                    if role_follows(role.as_ref()) == Some(true) {
+                    if role.as_ref().is_some_and(RoleRead::follows) {
                         self.engine.set_follower(thread, true);
                     }
                 }

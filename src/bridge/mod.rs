@@ -54,7 +54,7 @@ pub use input::Input;
 pub use limits::Limits;
 pub use options::{journal_prefix, timeout_keys_read, OptionsRead, DEFAULT_JOURNAL_KEY};
 pub use output::{Output, Step};
-pub use role::{role_follows, RoleRead};
+pub use role::RoleRead;
 
 /// The longest wait the desktop hook arms (a timer holds at most 2^31 - 1 ms).
 const MAX_WAIT_MS: u64 = (1 << 31) - 2;

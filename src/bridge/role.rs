@@ -50,14 +50,3 @@ impl RoleRead {
         self.facts().follows()
     }
 }
-
-/// Whether an answer was read at all (`None`: no callback, or nothing asked).
-///
-/// ```
-/// use renderer_steering::bridge::{role_follows, RoleRead};
-/// assert_eq!(role_follows(None), None);
-/// assert_eq!(role_follows(Some(&RoleRead::default())), Some(false));
-/// ```
-pub fn role_follows(read: Option<&RoleRead>) -> Option<bool> {
-    read.map(RoleRead::follows)
-}
