@@ -3,12 +3,17 @@
 // touching once the storage failed). The packed package in Node.
 import { test, before } from "node:test";
 import assert from "node:assert/strict";
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
 import { MapStorage, watchStorage } from "./map-storage.mjs";
 import { packAndInstall } from "./pack.mjs";
 
 let api;
+let LIMITS;
 before(async () => {
-  api = await import(packAndInstall().entry);
+  const pack = packAndInstall();
+  api = await import(pack.entry);
+  ({ LIMITS } = await import(pathToFileURL(join(pack.shipped, "driver", "limits.js")).href));
   await api.init();
 });
 
@@ -107,6 +112,41 @@ test("a storage whose length is not a positive safe integer lists nothing", asyn
     assert.deepEqual(await new api.CodexhostSteering({ request: host().request, journal }).recover(), [], String(length));
     assert.equal(listed, 0, String(length));
   }
+});
+
+test("an entry another window removes while this one lists the storage is passed over: the other records recover and nothing fails", async () => {
+  const journal = await journalWithRecord();
+  const [key] = journal.keys();
+  const gone = key.replace("m-1", "m-9");
+  journal.setItem(gone, journal.getItem(key));
+  const getItem = journal.getItem.bind(journal);
+  // Listed, then removed before it is read: its getItem answers null.
+  journal.getItem = (k) => (k === gone ? null : getItem(k));
+  // One key more than it holds, as while another window removes one: key(i) answers null.
+  const size = Object.getOwnPropertyDescriptor(Object.getPrototypeOf(journal), "length").get;
+  Object.defineProperty(journal, "length", { get: () => size.call(journal) + 1 });
+  const told = [];
+  const steering = new api.CodexhostSteering({ request: host("lose").request, journal, onJournalError: (e) => told.push(e) });
+  assert.deepEqual(await steering.recover(), DELIVERED);
+  assert.deepEqual(told, [], "the app is not told of a failure");
+  assert.equal((await steering.steer(args("another", "m-2")).catch((e) => e)).kind, "outcomeUnknown");
+  assert.ok(journal.keys().some((k) => k.includes("m-2")), "the journal is still on: an unsettled steer is recorded");
+});
+
+test("a recovery reads at most the driver's bound of keys under the prefix; the engine drops what it read of them", async () => {
+  const journal = await journalWithRecord();
+  const [key] = journal.keys();
+  const over = LIMITS.journalKeys + 50;
+  for (let i = 0; i < over; i++) journal.setItem(key.replace("m-1", `g-${i}`), "garbage");
+  let read = 0;
+  const getItem = journal.getItem.bind(journal);
+  journal.getItem = (k) => {
+    read += 1;
+    return getItem(k);
+  };
+  await new api.CodexhostSteering({ request: host().request, journal }).recover();
+  assert.equal(read, LIMITS.journalKeys);
+  assert.equal(journal.keys().length, over + 1 - LIMITS.journalKeys, "what was read and is not a record is removed; the rest waits");
 });
 
 test("only keys under the journal's prefix are read, and a record longer than the longest one kept is dropped unread", async () => {
