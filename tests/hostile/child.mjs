@@ -1,7 +1,8 @@
 // One hostile class in a fresh Node process (a crash or a poisoned module
 // cannot hide the other classes). Usage: node child.mjs <package entry URL> <class> [scale]
 // Prints PROGRESS lines, then one RESULT line with the class's record.
-import { captureWasm, watchTimers } from "./harness.mjs";
+import { watchTimers } from "./timer-watch.mjs";
+import { captureWasm } from "./wasm-readings.mjs";
 
 const [entry, name, scaleArg] = process.argv.slice(2);
 const scale = Number(scaleArg ?? process.env.HOSTILE_SCALE ?? 1);
@@ -36,7 +37,7 @@ let result;
 try {
   const api = await import(entry);
   const initResult = await api.init();
-  const { runClass } = await import("./scenarios.mjs");
+  const { runClass } = await import("./run-class.mjs");
   const properties = name === "properties" ? await import("./properties.mjs") : undefined;
   result = await runClass(api, initResult, name, { scale, properties, progress: (p) => emit("PROGRESS", p) });
 } catch (e) {

@@ -45,12 +45,13 @@ addEventListener("unhandledrejection", (e) => { note("unhandled", e.reason); e.p
 let logged = 0;
 for (const level of ["error", "warn", "log", "info", "debug"]) console[level] = () => { logged++; };
 try {
-  const { captureWasm, watchTimers } = await import("/hostile/harness.mjs");
+  const { watchTimers } = await import("/hostile/timer-watch.mjs");
+  const { captureWasm } = await import("/hostile/wasm-readings.mjs");
   watchTimers();
   captureWasm();
   const api = await import("renderer-steering");
   const initResult = await api.init();
-  const { runClass } = await import("/hostile/scenarios.mjs");
+  const { runClass } = await import("/hostile/run-class.mjs");
   const properties = ${JSON.stringify(name)} === "properties" ? await import("/hostile/properties.mjs") : undefined;
   const result = await runClass(api, initResult, ${JSON.stringify(name)}, { scale: ${SCALE}, properties, progress: (p) => { window.__progress = p; } });
   result.escapes = escapes;

@@ -4,7 +4,9 @@
 // per session may stay: live state ends at 0 and wasm memory stays within a
 // few pages after the warm-up. No reconnect until the end: closing the
 // connection forgets every session, which would hide a session kept.
-import { GOOD_INIT, TIMEOUTS, goodAcp, quiesce, switchable, sync } from "./harness.mjs";
+import { TIMEOUTS, sync } from "./contract.mjs";
+import { GOOD_INIT, goodAcp, switchable } from "./good-hosts.mjs";
+import { quiesce } from "./wasm-readings.mjs";
 
 /** Sessions per class at scale 1. */
 export const CHURN_ROUNDS = 200_000;

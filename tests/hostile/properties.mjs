@@ -5,10 +5,9 @@
 // synchronous methods, no RuntimeError) and the engine still steers after.
 import * as fc from "fast-check";
 import * as V from "./values.mjs";
-import {
-  BOUND, GOOD_INIT, INSPECT, Manager, TIMEOUTS, cap, codexhostSteers, freeAll, goodAcp, goodCodexhost, launch,
-  restoreMessage, settleAll, switchable, sync, tick, turnsEnd,
-} from "./harness.mjs";
+import { BOUND, TIMEOUTS, cap, launch, settleAll, sync } from "./contract.mjs";
+import { GOOD_INIT, INSPECT, Manager, TEXT, codexhostSteers, freeAll, goodAcp, goodCodexhost, restoreMessage, turnsEnd } from "./good-hosts.mjs";
+import { tick } from "./timer-watch.mjs";
 
 const SEED = 0x5eed10;
 
@@ -79,7 +78,6 @@ function play({ how, b }) {
 /** The entry points, each taking one arbitrary value. */
 function entryPoints(h) {
   const { api } = h;
-  const TEXT = () => [{ type: "text", text: "use pnpm" }];
   const steer = (over, hooks) => (v, s) => { const input = TEXT(); return [() => h.cx.steer({ threadId: s, expectedTurnId: "turn-1", input, ...over(v) }, hooks?.(v)), input]; };
   const withInput = (f) => (v) => { const input = [v]; return [() => f(input), input]; };
   const a = (name, bound, make) => ({ name, bound, make, async: true });
@@ -149,7 +147,6 @@ async function hostTargets(h) {
   const hook = api.installDesktopSteering(dm, { timeouts: { ...TIMEOUTS } });
   await tick();
   let n = 0;
-  const TEXT = () => [{ type: "text", text: "use pnpm" }];
   return {
     cur,
     instances: [cx, late, acp, hook],
