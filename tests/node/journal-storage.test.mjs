@@ -168,6 +168,17 @@ test("only keys under the journal's prefix are read, and a record longer than th
   assert.deepEqual(await new api.CodexhostSteering({ request: host().request, journal: padded }).recover(), []);
 });
 
+test("a record as long as the bound is read; one unit longer is dropped", async () => {
+  for (const [extra, expected] of [[0, DELIVERED], [1, []]]) {
+    const journal = await journalWithRecord();
+    const [key] = journal.keys();
+    const record = journal.getItem(key);
+    journal.setItem(key, record + " ".repeat(LIMITS.journalRecordUnits - record.length + extra));
+    assert.deepEqual(await new api.CodexhostSteering({ request: host().request, journal }).recover(), expected, `bound + ${extra}`);
+    assert.deepEqual(journal.keys(), [], "read and settled, or dropped: removed either way");
+  }
+});
+
 test("a journal failure with no onJournalError is logged once; an onJournalError that throws is logged and changes nothing", async (t) => {
   const logged = [];
   t.mock.method(console, "error", (...a) => logged.push(String(a[0])));
