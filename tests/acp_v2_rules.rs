@@ -138,6 +138,67 @@ fn a_repeated_idle_snapshot_is_no_completion() {
 }
 
 #[test]
+fn an_idle_snapshot_after_the_turn_ended_does_not_change_how_it_ended() {
+    let mut e = v2(json!({}));
+    state(&mut e, "running", None, 0);
+    let op = e.send("s", text("use pnpm"), 0).unwrap();
+    let steer = run(&mut e, 0, silent).sent[0].id;
+    state(&mut e, "idle", Some("end_turn"), 1);
+    state(&mut e, "idle", Some("cancelled"), 2);
+    e.handle_answer(steer, HostAnswer::Result(json!({ "outcome": "injected" }).into()), 3);
+    let outcome = done(&run(&mut e, 3, silent), op);
+    assert!(matches!(outcome, Some(Ok(AcpOutcome::Injected { delivered: Some("turnEnded"), .. }))), "{outcome:?}");
+}
+
+#[test]
+fn a_turn_the_v2_agent_started_itself_ends_with_its_idle_update() {
+    let mut e = v2(json!({}));
+    state(&mut e, "running", None, 0);
+    let op = e.send("s", text("go on"), 0).unwrap();
+    let log = run(&mut e, 0, |_, _| ok(json!({ "outcome": "startedNewTurn" })));
+    assert!(matches!(done(&log, op), Some(Ok(AcpOutcome::StartedNewTurn { .. }))));
+    // The turn that ended as the steer came, then the agent's own.
+    for now in [1, 3] {
+        state(&mut e, "idle", Some("end_turn"), now);
+        assert_eq!(e.composer("s").mode, InputMode::Idle, "at {now}");
+        assert_eq!(e.live_state(), 0, "nothing of the session is kept");
+        state(&mut e, "running", None, now + 1);
+        assert_eq!(e.composer("s").mode, InputMode::Direct);
+    }
+}
+
+#[test]
+fn the_idle_of_a_turn_that_ended_before_prompt_required_still_ends_the_steers_landing_in_it() {
+    let mut e = v2(json!({}));
+    state(&mut e, "running", None, 0);
+    let landing = e.send("s", text("a"), 0).unwrap();
+    run(&mut e, 0, |_, _| ok(json!({ "outcome": "injected" })));
+    let next = e.send("s", text("b"), 1).unwrap();
+    let log = run(&mut e, 1, |m, _| {
+        if m == "_session/steering" {
+            ok(json!({ "outcome": "promptRequired", "reason": "noRunningTurn" }))
+        } else {
+            ok(json!({ "messageId": "b1" }))
+        }
+    });
+    assert!(matches!(done(&log, next), Some(Ok(AcpOutcome::Prompted { .. }))));
+    // The old turn's idle comes after the agent's promptRequired answer.
+    state(&mut e, "idle", Some("cancelled"), 2);
+    let Some(Err(error)) = done(&run(&mut e, 2, silent), landing) else { panic!("ended with its turn") };
+    assert_eq!(error.failure.kind(), "outcomeUnknown");
+    assert_eq!(error.draft.value(), json!(text("a")));
+}
+
+#[test]
+fn a_v2_inject_capability_whose_pending_replace_is_an_object_offers_replace() {
+    let init =
+        json!({ "protocolVersion": 2, "capabilities": { "session": { "inject": { "modes": ["steer"], "pending": { "replace": {} } } } } });
+    assert_eq!(Capabilities::from_initialize(&init.into(), false).path, SteerPath::Inject { replace: true });
+    let init = json!({ "protocolVersion": 2, "capabilities": { "session": { "inject": { "modes": ["steer"], "pending": { "replace": null } } } } });
+    assert_eq!(Capabilities::from_initialize(&init.into(), false).path, SteerPath::Inject { replace: false });
+}
+
+#[test]
 fn a_v2_prompt_of_ours_resolves_at_insertion_with_its_message_id_within_the_request_bound() {
     let mut e = queue_v2();
     let op = e.send("s", text("hello"), 0).unwrap();

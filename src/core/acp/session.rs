@@ -110,6 +110,10 @@ pub(crate) struct Session {
     /// v2: the agent's last `state_update` reports foreground work
     /// (`running`, `requires_action`, or a state this engine does not know).
     pub foreground_busy: bool,
+    /// v2: `promptRequired` said no turn runs while the last `state_update`
+    /// still reported work: that turn's idle is still to come, and it ends
+    /// the steers that landed in it.
+    pub idle_owed: bool,
     /// Steers landing and the v2 messages known not to be theirs: held
     /// apart, made on first use, so a session that never steers (or one
     /// remembered as closed) carries one pointer for them.

@@ -11,16 +11,20 @@ use crate::core::error::Failure;
 use crate::core::requests::{FailedAnswer, HostAnswer, Pending};
 
 impl AcpEngine {
-    /// A v2 `state_update`: `idle` after foreground work ends the turn (its
-    /// stop reason says how); `running`, `requires_action` and any state
-    /// this engine does not know are busy, never idle. A repeated idle (a
-    /// snapshot) is no completion.
+    /// A v2 `state_update`: `idle` after foreground work (or the idle a
+    /// `promptRequired` answer said is owed) ends the turn, its stop reason
+    /// says how, and with it a turn the agent started itself; `running`,
+    /// `requires_action` and any state this engine does not know are busy,
+    /// never idle. A repeated idle (a snapshot) is no completion.
     pub(super) fn state_update(&mut self, session_id: &str, fields: &UpdateFields, now: u64) {
         let idle = fields.state().as_deref() == Some("idle");
         let session = self.session(session_id);
-        let was_busy = session.foreground_busy;
+        let ends = idle && (session.foreground_busy || session.idle_owed);
         session.foreground_busy = !idle;
-        if idle && was_busy {
+        session.idle_owed = false;
+        if ends {
+            session.unowned_turn = false;
+            session.older_prompts = 0;
             self.turn_ended(session_id, TurnEnd::of_stop_reason(fields.stop_reason().as_deref()));
             self.pump(session_id, now);
         }

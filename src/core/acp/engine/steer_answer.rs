@@ -37,6 +37,7 @@ impl AcpEngine {
                     // update is on its way).
                     session.unowned_turn = false;
                     session.older_prompts = 0;
+                    session.idle_owed = session.foreground_busy;
                     session.foreground_busy = false;
                 }
                 self.requeue(op_id, true)
