@@ -9,7 +9,7 @@ mod desktop;
 
 use desktop::{call, calls, drain, next_call, result_of, start_turn_at, Out};
 use renderer_steering::core::desktop::{
-    paused_by_stop, to_resume, Build, CallId, DesktopHook, ErrorFacts, FollowUp, FollowUpId, Reply, RequestCall, Returned, Settled,
+    already_paused, to_resume, Build, CallId, DesktopHook, ErrorFacts, FollowUp, FollowUpId, Reply, RequestCall, Returned, Settled,
     SteerId, Target, ValueFacts, PAUSE_REASON,
 };
 use renderer_steering::core::Action;
@@ -58,7 +58,7 @@ fn resumes(actions: &[Out]) -> Vec<(String, Vec<FollowUpId>)> {
 }
 
 #[test]
-fn only_the_stops_own_reason_with_a_comparable_id_counts_as_paused_by_it() {
+fn every_follow_up_paused_for_any_reason_with_a_comparable_id_counts_as_paused_before() {
     let queue = [
         paused(text("a"), PAUSE_REASON),
         paused(Some(FollowUpId::Number(2)), PAUSE_REASON),
@@ -66,7 +66,8 @@ fn only_the_stops_own_reason_with_a_comparable_id_counts_as_paused_by_it() {
         paused(None, PAUSE_REASON),
         FollowUp { id: text("queued"), pause_reason: None },
     ];
-    assert_eq!(paused_by_stop(&queue), vec![FollowUpId::Text("a".into()), FollowUpId::Number(2)]);
+    let before = vec![FollowUpId::Text("a".into()), FollowUpId::Number(2), FollowUpId::Text("user".into())];
+    assert_eq!(already_paused(&queue), before);
 }
 
 #[test]
@@ -90,7 +91,16 @@ fn an_accepted_new_turn_resumes_the_thread_except_what_was_paused_before() {
     let (steer, start, id) = started(&mut hook, Some(&queue));
     assert!(resumes(&drain(&mut hook)).is_empty(), "nothing resumes before the steer is accepted");
     let told = resumes(&accepted(&mut hook, steer, start, &id));
-    assert_eq!(told, vec![("t".to_string(), vec![FollowUpId::Text("old".into())])]);
+    assert_eq!(told, vec![("t".to_string(), vec![FollowUpId::Text("old".into()), FollowUpId::Text("user".into())])]);
+}
+
+#[test]
+fn a_follow_up_the_user_paused_stays_paused_when_the_stop_gives_it_its_own_reason() {
+    let mut hook = DesktopHook::new(1_000);
+    let (steer, start, id) = started(&mut hook, Some(&[paused(text("user"), "paused by the user")]));
+    let [(_, before)] = &resumes(&accepted(&mut hook, steer, start, &id))[..] else { panic!("one resume") };
+    // The queue once the steer is accepted: the stop gave the user's follow-up its own reason.
+    assert_eq!(to_resume(&[paused(text("user"), PAUSE_REASON)], before), Vec::<usize>::new());
 }
 
 #[test]

@@ -96,8 +96,14 @@ impl Sim {
     /// `mutate` resumes the follow-ups of one accepted newTurn steer, once.
     fn resuming(&mut self, call: &Call) {
         let Some([Build::Text(thread), Build::Unpause(before)]) = call.args.as_deref() else { panic!("mutate with {call:?}") };
-        // Only the stop's own pause of this steer is named, never the user's.
-        let [renderer_steering::core::desktop::FollowUpId::Text(steer)] = &before[..] else { panic!("paused before: {before:?}") };
+        // Every follow-up paused before the steer is named (the model's queue:
+        // one paused by an earlier stop, named after the steer, and the user's).
+        let [renderer_steering::core::desktop::FollowUpId::Text(steer), renderer_steering::core::desktop::FollowUpId::Text(user)] =
+            &before[..]
+        else {
+            panic!("paused before: {before:?}")
+        };
+        assert_eq!(user, "user", "the user's paused follow-up is left paused");
         let steer = SteerId(steer.parse().expect("a steer number"));
         let o = &self.ops[&steer];
         assert!(o.resolved && o.queue_given && o.thread == thread, "follow-ups resumed for a steer not accepted: {o:?}");

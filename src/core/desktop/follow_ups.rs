@@ -1,8 +1,8 @@
 //! The follow-up queue around a newTurn steer: the desktop's stop pauses
 //! the thread's queued follow-ups with its own reason before `startTurn`;
 //! once the steer is accepted, exactly those the stop paused are resumed,
-//! and none that were paused before it (by the user, or by an earlier stop)
-//! nor any whose id cannot be compared.
+//! and none that was paused before it (for any reason: by the user, or by
+//! an earlier stop) nor any whose id cannot be compared.
 
 use serde::Serialize;
 
@@ -63,16 +63,20 @@ impl FollowUp {
     }
 }
 
-/// The ids of the follow-ups paused with the stop's reason, read before
-/// `startTurn` (which pauses the rest): those are left paused.
+/// The ids of the follow-ups already paused, for any reason, read before
+/// `startTurn` (whose stop pauses the rest): those are left paused, even
+/// when the stop gives them its own reason.
 ///
 /// ```
-/// use renderer_steering::core::desktop::{paused_by_stop, FollowUp, FollowUpId, PAUSE_REASON};
-/// let before = [FollowUp { id: Some(FollowUpId::Number(1)), pause_reason: Some(PAUSE_REASON.into()) }];
-/// assert_eq!(paused_by_stop(&before), vec![FollowUpId::Number(1)]);
+/// use renderer_steering::core::desktop::{already_paused, FollowUp, FollowUpId};
+/// let before = [
+///     FollowUp { id: Some(FollowUpId::Number(1)), pause_reason: Some("Paused by the user".into()) },
+///     FollowUp { id: Some(FollowUpId::Number(2)), pause_reason: None },
+/// ];
+/// assert_eq!(already_paused(&before), vec![FollowUpId::Number(1)]);
 /// ```
-pub fn paused_by_stop(follow_ups: &[FollowUp]) -> Vec<FollowUpId> {
-    follow_ups.iter().filter_map(FollowUp::paused_by_stop).cloned().collect()
+pub fn already_paused(follow_ups: &[FollowUp]) -> Vec<FollowUpId> {
+    follow_ups.iter().filter(|f| f.pause_reason.is_some()).filter_map(|f| f.id.clone()).collect()
 }
 
 /// The positions in `follow_ups` (the queue once the steer was accepted) to

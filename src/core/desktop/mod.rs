@@ -40,7 +40,7 @@ mod types;
 pub use call::{Build, Call, CallId, Entry, Read, Reply, Returned, Settled, Target, ValueFacts};
 pub use flow::RequestCall;
 
-pub use follow_ups::{paused_by_stop, to_resume, FollowUp, FollowUpId, PAUSE_REASON};
+pub use follow_ups::{already_paused, to_resume, FollowUp, FollowUpId, PAUSE_REASON};
 pub use new_turn::{ActiveTurn, NewTurnFacts, NewTurnStep};
 pub use own::Decided;
 pub use route::{ROUTED_METHODS, STEER_FIELDS_OF_START};

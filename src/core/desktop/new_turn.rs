@@ -4,7 +4,7 @@
 //! the desktop's `startTurn`, and how the steer ends: the route's request
 //! decides; after it left, a failure is never a plain one.
 
-use super::follow_ups::{paused_by_stop, FollowUp};
+use super::follow_ups::{already_paused, FollowUp};
 use super::route::{answered, Abandoned, Route};
 use super::types::{Ended, Refusal, SteerId, Verdict, WaitId};
 use super::DesktopHook;
@@ -174,7 +174,7 @@ impl DesktopHook {
         let Some(s) = self.ops.get_mut(&steer) else {
             return NewTurnStep::Done(Verdict::Fail(Refusal::new(Failure::disposed(), None)));
         };
-        s.paused_before = follow_ups.map(paused_by_stop);
+        s.paused_before = follow_ups.map(already_paused);
         let (id, deadline) = (s.sent_id.clone(), s.deadline.unwrap_or(now));
         let failure = if disposed {
             Some(Failure::disposed())
