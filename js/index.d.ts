@@ -288,7 +288,7 @@ export class AcpSteering {
   promptAnswered(sessionId: string, answer: object, token?: PromptToken): PromptVerdict;
   /** A `session/update` notification's `update` object (echoes; on v2 also `state_update`, the turn's state). */
   update(sessionId: string, update: object): void;
-  /** The turn the agent started itself has ended. */
+  /** The turn the agent started itself has ended (v1; on v2 the session's idle `state_update` ends it). */
   sessionIdle(sessionId: string): void;
   /** `session/new` or `session/load` replaced the session. */
   sessionReplaced(sessionId: string): void;

@@ -21,7 +21,7 @@ const { superseded } = acp.promptAnswered(sessionId, { stopReason: "end_turn" },
 log(superseded); // true: a folded handoff answered for the turn; this answer is not the turn's
 conn.notify("session/cancel", { sessionId });
 acp.cancelSent(sessionId); // the user pressed Stop: messages still waiting come back now (handedBack)
-acp.sessionIdle(sessionId); // a turn the agent started itself ended (ACP has no turn-end update)
+acp.sessionIdle(sessionId); // v1: a turn the agent started itself ended (v1 has no turn-end update; on v2 its idle state_update ends it)
 acp.sessionReplaced(sessionId); // session/new or session/load replaced it
 acp.sessionClosed(sessionId);
 acp.connectionClosed(); // pending messages are handed back; the composer says "unavailable"

@@ -113,7 +113,7 @@ export class AcpSteering {
     sync(this, "update", { do: "update", now: now(), sessionId: describedId(sessionId), refused }, payload);
   }
 
-  /** The turn the agent started itself has ended. */
+  /** The turn the agent started itself has ended (v1; on v2 the session's idle `state_update` ends it). */
   sessionIdle(sessionId) {
     sync(this, "sessionIdle", { do: "sessionIdle", now: now(), sessionId: describedId(sessionId) });
   }
