@@ -26,6 +26,23 @@ fn state(e: &mut AcpEngine, state: &str, stop_reason: Option<&str>, now: u64) {
     e.update("s", &update.into(), now);
 }
 
+/// Sends `words` while the turn runs; the agent answers `injected`: the steer is landing.
+fn landing(e: &mut AcpEngine, words: &str, now: u64) -> OpId {
+    let op = e.send("s", text(words), now).unwrap();
+    run(e, now, |_, _| ok(json!({ "outcome": "injected" })));
+    op
+}
+
+/// An agent whose `_session/steering` finds no turn running, and which
+/// inserts the prompt that follows.
+fn no_turn_then_inserted(method: &str, _: &Value) -> Option<HostAnswer> {
+    if method == "_session/steering" {
+        ok(json!({ "outcome": "promptRequired", "reason": "noRunningTurn" }))
+    } else {
+        ok(json!({ "messageId": "ours-1" }))
+    }
+}
+
 fn echo(e: &mut AcpEngine, message_id: &str) {
     let chunk = json!({ "sessionUpdate": "user_message_chunk", "messageId": message_id, "content": { "type": "text", "text": "x" } });
     e.update("s", &chunk.into(), 3);
@@ -102,10 +119,8 @@ fn a_v2_steer_is_delivered_on_the_echo_of_an_id_no_prompt_owns() {
 fn v2_echoes_land_steers_in_order_and_a_chunk_of_a_landed_one_lands_no_other() {
     let mut e = v2(json!({}));
     state(&mut e, "running", None, 0);
-    let a = e.send("s", text("a"), 0).unwrap();
-    run(&mut e, 0, |_, _| ok(json!({ "outcome": "injected" })));
-    let b = e.send("s", text("b"), 0).unwrap();
-    run(&mut e, 0, |_, _| ok(json!({ "outcome": "injected" })));
+    let a = landing(&mut e, "a", 0);
+    let b = landing(&mut e, "b", 0);
     echo(&mut e, "e1");
     let log = run(&mut e, 3, silent);
     assert!(done(&log, a).is_some() && done(&log, b).is_none(), "the oldest lands first");
@@ -119,8 +134,7 @@ fn v2_echoes_land_steers_in_order_and_a_chunk_of_a_landed_one_lands_no_other() {
 fn a_v2_turn_cancelled_before_the_echo_leaves_the_steer_unknown_with_its_draft() {
     let mut e = v2(json!({}));
     state(&mut e, "running", None, 0);
-    let op = e.send("s", text("use pnpm"), 0).unwrap();
-    run(&mut e, 0, |_, _| ok(json!({ "outcome": "injected" })));
+    let op = landing(&mut e, "use pnpm", 0);
     state(&mut e, "idle", Some("cancelled"), 1);
     let Some(Err(error)) = done(&run(&mut e, 1, silent), op) else { panic!("expected unknown") };
     assert_eq!(error.failure.kind(), "outcomeUnknown");
@@ -171,20 +185,13 @@ fn a_turn_the_v2_agent_started_itself_ends_with_its_idle_update() {
 fn the_idle_of_a_turn_that_ended_before_prompt_required_still_ends_the_steers_landing_in_it() {
     let mut e = v2(json!({}));
     state(&mut e, "running", None, 0);
-    let landing = e.send("s", text("a"), 0).unwrap();
-    run(&mut e, 0, |_, _| ok(json!({ "outcome": "injected" })));
+    let a = landing(&mut e, "a", 0);
     let next = e.send("s", text("b"), 1).unwrap();
-    let log = run(&mut e, 1, |m, _| {
-        if m == "_session/steering" {
-            ok(json!({ "outcome": "promptRequired", "reason": "noRunningTurn" }))
-        } else {
-            ok(json!({ "messageId": "b1" }))
-        }
-    });
+    let log = run(&mut e, 1, no_turn_then_inserted);
     assert!(matches!(done(&log, next), Some(Ok(AcpOutcome::Prompted { .. }))));
     // The old turn's idle comes after the agent's promptRequired answer.
     state(&mut e, "idle", Some("cancelled"), 2);
-    let Some(Err(error)) = done(&run(&mut e, 2, silent), landing) else { panic!("ended with its turn") };
+    let Some(Err(error)) = done(&run(&mut e, 2, silent), a) else { panic!("ended with its turn") };
     assert_eq!(error.failure.kind(), "outcomeUnknown");
     assert_eq!(error.draft.value(), json!(text("a")));
 }
@@ -226,8 +233,7 @@ fn a_v2_prompt_answer_without_a_message_id_is_unknown() {
 fn a_repeated_running_snapshot_is_no_completion() {
     let mut e = v2(json!({}));
     state(&mut e, "running", None, 0);
-    let op = e.send("s", text("use pnpm"), 0).unwrap();
-    run(&mut e, 0, |_, _| ok(json!({ "outcome": "injected" })));
+    let op = landing(&mut e, "use pnpm", 0);
     state(&mut e, "running", None, 1);
     assert_eq!(done(&run(&mut e, 1, silent), op), None, "the turn still runs: the steer waits for its echo");
     assert_eq!(e.composer("s").mode, InputMode::Direct);
@@ -307,13 +313,7 @@ fn prompt_required_on_v2_goes_out_as_a_prompt_without_waiting_for_a_stale_runnin
     let mut e = v2(json!({}));
     state(&mut e, "running", None, 0);
     let op = e.send("s", text("hello"), 0).unwrap();
-    let log = run(&mut e, 0, |m, _| {
-        if m == "_session/steering" {
-            ok(json!({ "outcome": "promptRequired", "reason": "noRunningTurn" }))
-        } else {
-            ok(json!({ "messageId": "ours-1" }))
-        }
-    });
+    let log = run(&mut e, 0, no_turn_then_inserted);
     assert_eq!(log.methods(), ["_session/steering", "session/prompt"]);
     assert!(matches!(done(&log, op), Some(Ok(AcpOutcome::Prompted { .. }))));
 }
