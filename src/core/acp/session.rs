@@ -189,6 +189,12 @@ impl Session {
         self.open_prompts > 0 || self.unowned_turn || self.foreground_busy
     }
 
+    /// The turn the agent started itself (`startedNewTurn`) is over.
+    pub(crate) fn unowned_turn_ended(&mut self) {
+        self.unowned_turn = false;
+        self.older_prompts = 0;
+    }
+
     /// Nothing here is worth keeping.
     pub(crate) fn is_quiet(&self) -> bool {
         !self.turn_running()

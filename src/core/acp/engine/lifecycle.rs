@@ -270,8 +270,7 @@ impl AcpEngine {
     /// ```
     pub fn session_idle(&mut self, session_id: &str, now: u64) {
         if let Some(session) = self.dialect.sessions.get_mut(session_id) {
-            session.unowned_turn = false;
-            session.older_prompts = 0;
+            session.unowned_turn_ended();
             if !session.turn_running() {
                 self.turn_ended(session_id, TurnEnd::Completed);
             }

@@ -23,8 +23,7 @@ impl AcpEngine {
         session.foreground_busy = !idle;
         session.idle_owed = false;
         if ends {
-            session.unowned_turn = false;
-            session.older_prompts = 0;
+            session.unowned_turn_ended();
             self.turn_ended(session_id, TurnEnd::of_stop_reason(fields.stop_reason().as_deref()));
             self.pump(session_id, now);
         }

@@ -35,8 +35,7 @@ impl AcpEngine {
                     // The agent says no turn runs and no prompt is open: an
                     // unowned turn it started has ended (v2: its idle
                     // update is on its way).
-                    session.unowned_turn = false;
-                    session.older_prompts = 0;
+                    session.unowned_turn_ended();
                     session.idle_owed = session.foreground_busy;
                     session.foreground_busy = false;
                 }
